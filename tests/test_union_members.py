@@ -10,6 +10,7 @@ from typing import Any
 from test_cli import cli
 from test_diff_base import git
 
+from speclint.analyses.schema_assertions import covers
 from speclint.analyses.union_members import (
     MemberReading,
     member_name,
@@ -365,3 +366,93 @@ def test_a_member_that_gained_a_property_and_nested_its_required_list_is_the_sam
         },
     )
     assert pair_members(base, head).pairs == ((0, 1), (1, 0))
+
+
+# --- a member one side's union already covers ------------------------------------------------
+
+OPEN_RESULT = {"type": "object", "properties": {"_meta": {"type": "object"}}}
+LISTING = {"type": "object", "properties": {"rows": {"type": "array"}}, "required": ["rows"]}
+ANSWER = {
+    "type": "object",
+    "properties": {"_meta": {"type": "object"}, "answer": {"enum": ["yes", "no"]}},
+    "required": ["answer"],
+}
+
+
+def test_covers_reads_an_open_object_as_accepting_every_narrower_object() -> None:
+    assert covers(OPEN_RESULT, ANSWER)
+    assert covers({"type": "number"}, {"type": "integer", "minimum": 0})
+    # it requires what the member may leave out
+    assert not covers({**OPEN_RESULT, "required": ["_meta"]}, ANSWER)
+    # it constrains a property the member leaves free, or differently
+    assert not covers(OPEN_RESULT, {"type": "object", "properties": {"answer": {}}})
+    assert not covers(OPEN_RESULT, {"type": "object", "properties": {"_meta": {"type": "string"}}})
+    # closed, or asserting what the structural reading does not follow
+    assert not covers({**OPEN_RESULT, "additionalProperties": False}, ANSWER)
+    assert not covers({"$ref": "#/$defs/Result"}, ANSWER)
+    assert not covers({"type": "object"}, {"properties": {"a": {}}})  # any type
+    assert covers({"enum": ["a", "b"]}, {"const": "a"})
+    assert not covers({"enum": ["a"]}, {"enum": ["a", "b"]})
+
+
+def test_a_member_added_that_an_open_base_member_covers_is_no_widening_beside_a_changed_sibling(
+    tmp_path: Path,
+) -> None:
+    # The Model Context Protocol's 2025-06-18 result union gained `ElicitResult` beside an open
+    # `Result`. A change in another member (here `Listing` gains `next`), walked first through
+    # the union, kept the witnesses from judging the union itself: the structure answers.
+    defs = {"Result": OPEN_RESULT, "Listing": LISTING}
+    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
+    repo = history(
+        tmp_path,
+        schema({"anyOf": refs("Result", "Listing")}, defs),
+        schema(
+            {"anyOf": refs("Result", "Listing", "Answer")},
+            {"Result": OPEN_RESULT, "Listing": grown, "Answer": ANSWER},
+        ),
+        "server-emitted",
+    )
+    assert changes(repo)[0] == (
+        "additive [union member added] `anyOf` of server-emitted `shapes/shape.schema.json#/` "
+        "has a new member `Answer`, covered by the base's member `Result`: every value it "
+        "accepts, the base accepted"
+    )
+    assert not any(line.startswith("breaking") for line in changes(repo))
+
+
+def test_a_request_member_removed_that_a_remaining_member_covers_is_no_narrowing(
+    tmp_path: Path,
+) -> None:
+    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
+    repo = history(
+        tmp_path,
+        schema(
+            {"anyOf": refs("Result", "Listing", "Answer")},
+            {"Result": OPEN_RESULT, "Listing": LISTING, "Answer": ANSWER},
+        ),
+        schema({"anyOf": refs("Result", "Listing")}, {"Result": OPEN_RESULT, "Listing": grown}),
+        "client-submitted",
+    )
+    lines = changes(repo)
+    assert (
+        "additive [union member removed] `anyOf` of client-submitted "
+        "`shapes/shape.schema.json#/` no longer has member `Answer`, which its member `Result` "
+        "still accepts: no value is rejected"
+    ) in lines
+    assert not any(line.startswith("breaking [union member") for line in lines)
+
+
+def test_a_member_added_to_a_one_of_is_not_read_as_covered(tmp_path: Path) -> None:
+    # Under oneOf a value two members accept is rejected: an open member covers nothing.
+    defs = {"Result": OPEN_RESULT, "Listing": LISTING}
+    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
+    repo = history(
+        tmp_path,
+        schema({"oneOf": refs("Result", "Listing")}, defs),
+        schema(
+            {"oneOf": refs("Result", "Listing", "Answer")},
+            {"Result": OPEN_RESULT, "Listing": grown, "Answer": ANSWER},
+        ),
+        "server-emitted",
+    )
+    assert "covered by" not in changes(repo)[0]

@@ -28,6 +28,7 @@ from speclint.analyses.schema_assertions import (
     MAPS,
     SINGLE,
     UNIONS,
+    covers,
     discriminator_mapping,
     field_of,
     has_union,
@@ -269,7 +270,14 @@ class RevisionWalk:
         at_base = base.at(self.reader.spelled(base, (base_keyword,))[0]) if base_keyword else None
         for i in pairing.removed:
             member = member_name(base_readings, i)
-            if keyword == "allOf":  # one constraint fewer: the union widens
+            cover = self.covering(self.base, base_members[i], self.head, head_members, head_keyword)
+            if cover is not None and keyword != "allOf":
+                description = (
+                    f"{where} no longer has member {member}, which its member "
+                    f"{member_name(head_readings, cover)} still accepts: no value is rejected"
+                )
+                breaking = False
+            elif keyword == "allOf":  # one constraint fewer: the union widens
                 breaking = server
                 description = f"{where} no longer requires member {member}" + (
                     ": clients may get values the base ruled out" if breaking else ""
@@ -296,6 +304,17 @@ class RevisionWalk:
                 description = f"{where} now also requires member {member}" + (
                     ": requests written against the base may be rejected" if breaking else ""
                 )
+            elif (
+                cover := self.covering(
+                    self.head, head_members[j], self.base, base_members, base_keyword
+                )
+            ) is not None:
+                breaking = False
+                description = (
+                    f"{where} has a new member {member}, covered by the base's member "
+                    f"{member_name(base_readings, cover)}: every value it accepts, the base "
+                    f"accepted"
+                )
             else:  # one alternative more: the union widens
                 tolerated = self.log.tolerated_member(head, head_readings[j], field)
                 breaking = server and not tolerated
@@ -315,6 +334,30 @@ class RevisionWalk:
                     at_base or base.location(note="at the base revision"),
                 )
             )
+
+    def covering(
+        self,
+        corpus: Context,
+        member: Site,
+        other_corpus: Context,
+        others: list[Site],
+        keyword: str | None,
+    ) -> int | None:
+        """The index of a member of the other side's union (``others``, under ``keyword``) that
+        accepts every value ``member`` accepts (``schema_assertions.covers``): a member added
+        that one of the base's already covers widens nothing (the Model Context Protocol's
+        result union gained `ElicitResult` beside an open `Result`), and one removed that a
+        remaining member covers narrows nothing. Only of an ``anyOf`` (or a plain schema, a
+        union of itself): under ``oneOf`` a value two members accept is rejected (2020-12
+        Core §10.2.1.3), so a covering member makes it no safer."""
+        if keyword == "oneOf":
+            return None
+        mine = self.reader.read(self.reader.resolved(corpus, member)).node
+        for index, other in enumerate(others):
+            theirs = self.reader.read(self.reader.resolved(other_corpus, other)).node
+            if covers(theirs, mine):
+                return index
+        return None
 
     def lopsided(self, base: Site, head: Site, asked: Site, field: str | None, depth: int) -> bool:
         """A union on one side only (``A`` became ``anyOf: [A, B]``, ``oneOf: [A, B]`` became

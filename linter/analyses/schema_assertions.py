@@ -220,3 +220,59 @@ def field_of(pointer: str) -> str | None:
         if tokens[index - 1] == "properties":
             return tokens[index]
     return None
+
+
+# Keywords a schema may say beside its assertions without narrowing what it accepts (2020-12
+# Validation §9, the meta-data vocabulary; OpenAPI's `example`, `externalDocs`, `xml`).
+_SAYS_NOTHING = ANNOTATIONS | {"default", "example", "externalDocs", "xml"}
+
+
+def covers(wide: Any, narrow: Any, depth: int = 0) -> bool:
+    """Does ``wide`` accept every instance ``narrow`` accepts, as far as the keywords show?
+    Each of ``wide``'s assertions must be one ``narrow`` makes too, or a tighter one: its
+    ``type`` names every type ``narrow``'s does, its ``required`` names only members
+    ``narrow``'s does, each property it declares is declared by ``narrow`` and covered there,
+    and its undeclared members are open (``additionalProperties`` absent, ``true`` or ``{}``).
+    Whatever else ``narrow`` asserts only narrows it further. Any other assertion of ``wide``
+    (a ``$ref``, a bound, a union) answers no: a false no leaves a change reported, a false
+    yes would hide one. Both are read in the 2020-12 vocabulary, their ``$ref``\\s followed."""
+    if wide is True or wide == {}:
+        return True
+    if not isinstance(wide, dict) or not isinstance(narrow, dict) or depth > 8:
+        return False
+    for keyword, value in wide.items():
+        if keyword in _SAYS_NOTHING or keyword.startswith("x-"):
+            continue
+        if keyword == "type":
+            mine, theirs = types_of(wide), allowed_types(narrow)
+            if not theirs or types_met(theirs, mine) != theirs:
+                return False
+        elif keyword == "required":
+            needed = narrow.get("required")
+            needed = needed if isinstance(needed, list) else []
+            if not isinstance(value, list) or any(v not in needed for v in value):
+                return False
+        elif keyword == "properties":
+            if not isinstance(value, dict):
+                return False
+            declared = narrow.get("properties")
+            declared = declared if isinstance(declared, dict) else {}
+            for name, schema in value.items():
+                if covers(schema, {}, depth + 1):
+                    continue  # constrains nothing
+                if name not in declared or not covers(schema, declared[name], depth + 1):
+                    return False
+        elif keyword == "additionalProperties":
+            if value is not True and value != {}:
+                return False
+        elif keyword in ("enum", "const"):
+            allowed = value if keyword == "enum" else [value]
+            sent = listed_values(narrow)
+            if not isinstance(allowed, list) or sent is None:
+                return False
+            known = {canonical(v) for v in allowed}
+            if any(canonical(v) not in known for v in sent):
+                return False
+        else:
+            return False
+    return True
