@@ -14,6 +14,7 @@ from test_diff_base import git
 from conftest import BUNDLED_CORPUS, copy_bundled_corpus
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
+from speclint.analyses.effective_schemas import at_base
 from speclint.analyses.named_changes import is_definition
 from speclint.analyses.rfcs import corpus_rfcs
 from speclint.model.config import load_config
@@ -787,6 +788,31 @@ def test_definitions_moved_to_defs_with_the_dialect_are_still_compared() -> None
     assert schema_changes(base, same) == []
     fewer = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a"])})
     assert at(schema_changes(base, fewer)) == {("enum value removed", "/$defs/Kind/enum")}
+
+
+def test_nested_definitions_respelled_with_the_dialect_are_neither_removed_nor_added() -> None:
+    # draft-07 -> 2020-12 respells every `definitions` keyword along a pointer
+    # (`definitions/Holder/definitions/Inner` is `$defs/Holder/$defs/Inner`), not a property
+    # named `$defs`, which stays as it is
+    def schema(dialect: str, holder: str, values: list[str]) -> str:
+        inner = {"type": "string", "enum": values}
+        named = {"properties": {"$defs": {"type": "string"}}}
+        return json.dumps(
+            {"$schema": dialect, holder: {"Holder": {**named, holder: {"Inner": inner}}}}
+        )
+
+    base = Context.from_texts({"s/x.json": schema(DRAFT_07, "definitions", ["a", "b"])})
+    same = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a", "b"])})
+    assert schema_changes(base, same) == []
+    fewer = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a"])})
+    assert at(schema_changes(base, fewer)) == {
+        ("enum value removed", "/$defs/Holder/$defs/Inner/enum")
+    }
+    head = fewer.documents["s/x.json"]
+    assert at_base(head, "/properties/$defs") is None  # a property, no keyword: kept
+    assert at_base(base.documents["s/x.json"], "/$defs/Holder/properties/$defs") == (
+        "/definitions/Holder/properties/$defs"
+    )
 
 
 def test_a_type_moved_into_the_branches_of_a_composition_is_no_type_dropped() -> None:

@@ -14,7 +14,13 @@ from speclint.analyses.schema_assertions import allowed_types, conjoined
 from speclint.analyses.shapes import MAX_HOPS, Site, follow, follow_once, resolve
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern, ref_replaces_siblings
-from speclint.parsing.structured import join_pointer, split_pointer
+from speclint.parsing.keyword_positions import (
+    DEFINITIONS_RESPELLED,
+    definition_keywords,
+    root_position,
+)
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 # Keywords beside a `$ref` that assert nothing (2020-12 Validation §9, the meta-data
 # vocabulary; OpenAPI's `example`, `externalDocs`, `xml`; extensions): such a `$ref` is followed
@@ -25,16 +31,28 @@ REF_ANNOTATIONS = ANNOTATIONS | {"default", "example", "externalDocs", "xml", "$
 def at_base(document: Document, pointer: str) -> str | None:
     """Where a head location is at the base: the same pointer, or its definition under the
     other spelling (a schema moved from draft-07's ``definitions`` to 2020-12's ``$defs``, or
-    back, keeps its definitions: 2019-09 Core §8.2.4 renamed the keyword, not the meaning)."""
+    back, keeps its definitions: 2019-09 Core §8.2.4 renamed the keyword, not the meaning),
+    every ``definitions``/``$defs`` keyword along the pointer respelled
+    (``definitions/Holder/definitions/Inner`` is ``$defs/Holder/$defs/Inner``), not a property
+    so named (``keyword_positions``)."""
     if resolve(document, pointer) is not None:
         return pointer
     tokens = split_pointer(pointer)
-    respelled = {"$defs": "definitions", "definitions": "$defs"}
-    if tokens and tokens[0] in respelled:
-        other = "".join(join_pointer("", t) for t in [respelled[tokens[0]], *tokens[1:]])
-        if resolve(document, other) is not None:
-            return other
-    return None
+    api = document.kind if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI) else None
+    keywords = definition_keywords(tokens, root_position(document.kind), api)
+    if not keywords:
+        return None
+    # Token by token, the spelling the base has there: a file may mix them (a nested `$defs`
+    # already written the new way under an outer `definitions`).
+    node = document.data
+    found: list[str] = []
+    for index, token in enumerate(tokens):
+        if index in keywords and isinstance(node, dict) and token not in node:
+            token = DEFINITIONS_RESPELLED[token]
+        found.append(token)
+        node = resolve_pointer(node, join_pointer("", token))
+    other = "".join(join_pointer("", t) for t in found)
+    return other if resolve(document, other) is not None else None
 
 
 class SchemaReader:

@@ -168,3 +168,24 @@ def holds_data(position: Position, key: object, api: DocumentKind | None = None)
     """Whether the value of member ``key`` of an object at ``position`` is instance data (an
     ``enum``, a ``default``, an example), where a ``$ref`` is a value and not a reference."""
     return member_position(position, key, api) is Position.DATA
+
+
+# The two spellings of the keyword that holds a schema's definitions: draft-07's `definitions`,
+# renamed `$defs` by 2019-09 (Core §8.2.4), its meaning kept.
+DEFINITIONS_RESPELLED = {"$defs": "definitions", "definitions": "$defs"}
+
+
+def definition_keywords(
+    tokens: Iterable[str], start: Position, api: DocumentKind | None = None
+) -> list[int]:
+    """The indices of the tokens of the pointer ``tokens`` (below an object at ``start``) that
+    are a ``$defs`` or ``definitions`` keyword of a schema: what a schema moved from one
+    dialect to the other respells. A property *named* ``$defs`` (a member of ``properties``)
+    is not one."""
+    position = start
+    found: list[int] = []
+    for index, token in enumerate(tokens):
+        if position is Position.SCHEMA and token in DEFINITIONS_RESPELLED:
+            found.append(index)
+        position = member_position(position, token, api)
+    return found
