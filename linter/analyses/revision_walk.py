@@ -273,8 +273,13 @@ class RevisionWalk:
             cover = self.covering(self.base, base_members[i], self.head, head_members, head_keyword)
             if cover is not None and keyword != "allOf":
                 description = (
-                    f"{where} no longer has member {member}, which its member "
-                    f"{member_name(head_readings, cover)} still accepts: no value is rejected"
+                    f"{where} no longer has member {member}, which "
+                    + (
+                        f"its member {member_name(head_readings, cover)}"
+                        if head_keyword
+                        else "the head's schema"
+                    )
+                    + " still accepts: no value is rejected"
                 )
                 breaking = False
             elif keyword == "allOf":  # one constraint fewer: the union widens
@@ -311,9 +316,9 @@ class RevisionWalk:
             ) is not None:
                 breaking = False
                 description = (
-                    f"{where} has a new member {member}, covered by the base's member "
-                    f"{member_name(base_readings, cover)}: every value it accepts, the base "
-                    f"accepted"
+                    f"{where} has a new member {member}, covered by the base's "
+                    + (f"member {member_name(base_readings, cover)}" if base_keyword else "schema")
+                    + ": every value it accepts, the base accepted"
                 )
             else:  # one alternative more: the union widens
                 tolerated = self.log.tolerated_member(head, head_readings[j], field)
