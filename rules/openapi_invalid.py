@@ -348,15 +348,20 @@ def _validate(
                 kind or type(specific).__name__, "fix it so the document is valid {spec}"
             ).format(spec=_spec(document))
             ignored = _ignored_siblings(specific) if judged else []
+            severity = SEVERITY
             if ignored:
-                fix = _sibling_fix(document, ignored)
+                repeated = _repeated_siblings(corpus, holder, pointer, specific.instance, ignored)
+                fix = _sibling_fix(document, ignored, repeated)
+                # Members that only repeat the target lose nothing: the document still fails
+                # the official schema, so it is said, as a warning (issue 47's label reading).
+                severity = Severity.WARNING if repeated else SEVERITY
             if holder is not document:
                 how = "merges this file" if holder.path in merged else "reaches this file by `$ref`"
                 fix += f" (`{document.path}` {how})"
                 message = view.as_written(holder, message)
             finding = Finding(
                 ID,
-                SEVERITY,
+                severity,
                 headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
                 holder.location(pointer),
                 related=related,
@@ -680,14 +685,38 @@ def _ignored_siblings(error: Any) -> list[str]:
     return [str(key) for key in instance if key not in _REFERENCE_FIELDS]
 
 
-def _sibling_fix(document: Document, ignored: list[str]) -> str:
+def _repeated_siblings(
+    corpus: Context, holder: Document, pointer: str, instance: Any, ignored: list[str]
+) -> bool:
+    """Whether every member ``ignored`` beside the ``$ref`` at ``pointer`` says what the object
+    the ``$ref`` names already says (``{$ref: BlockId, name: block_id, in: path}`` beside a
+    parameter of that name and place): nothing is lost, only the official schema's form."""
+    target = corpus_target(corpus, holder, pointer)
+    for _ in range(_REF_HOPS):  # a `$ref` to a `$ref` (components pointing at a file)
+        if target is None or not (isinstance(target[2], dict) and "$ref" in target[2]):
+            break
+        target = corpus_target(corpus, target[0], target[1])
+    if target is None or not isinstance(target[2], dict) or not isinstance(instance, dict):
+        return False
+    return all(key in target[2] and target[2][key] == instance[key] for key in ignored)
+
+
+_REF_HOPS = 8
+
+
+def _sibling_fix(document: Document, ignored: list[str], repeated: bool = False) -> str:
     names = ", ".join(f"`{name}`" for name in ignored)
     them = "it" if len(ignored) == 1 else "them"
-    return (
+    reads = (
         f"{_spec(document)} reads only `$ref`, `summary` and `description` of a Reference "
-        f"Object and ignores {names} (§4.8.23): set {them} in the object the `$ref` names, or "
-        "write that object here in full"
+        f"Object and ignores {names} (§4.8.23)"
     )
+    if repeated:
+        return (
+            f"{reads}, which the object the `$ref` names already says: nothing is lost, but "
+            f"the official schema rejects the object; remove {them}"
+        )
+    return f"{reads}: set {them} in the object the `$ref` names, or write that object here in full"
 
 
 # The JSON Schema keywords an OpenAPI 3.0 Schema Object spells otherwise (3.0.3 §4.7.24).

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.rules import openapi_invalid
 from speclint.run.catalog import all_rules
 from speclint.run.preview import heuristic_rules, why_heuristic_preview
@@ -60,6 +60,35 @@ def test_a_reference_object_with_a_sibling_in_a_path_item_file_is_reported_there
     assert "ignores `required`" in finding.message
     assert "set it in the object the `$ref` names" in finding.message
     assert "`api/openapi.yaml` reaches this file by `$ref`" in finding.message
+
+
+def test_siblings_that_repeat_what_the_ref_names_are_a_warning_to_remove_them(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `name`, `in` and `required` beside the `$ref` say what the parameter it names already
+    # says (through a component that is itself a `$ref`): nothing is lost, the official 3.1
+    # schema still rejects the object, so it is said as a warning, with the fix that applies.
+    repeated = "    - name: filter\n      in: query\n      $ref: ../openapi.yaml#/components/parameters/Filter\n"
+    root = make_corpus(
+        {
+            "api/openapi.yaml": _root("3.1.0", {"/orders": "paths/orders.yaml"})
+            + "components:\n  parameters:\n    Filter:\n      $ref: ./parameters/Filter.yaml\n",
+            "api/paths/orders.yaml": _path_item("listOrders", repeated),
+            "api/parameters/Filter.yaml": FILTER,
+        }
+    )
+    [finding] = findings_of(root)
+    assert finding.location.path == "api/paths/orders.yaml"
+    assert finding.severity == Severity.WARNING
+    assert "which the object the `$ref` names already says" in finding.message
+    assert "remove them" in finding.message
+    # One sibling that says something else (`required: true` on a parameter without it) is
+    # an intent lost: an error, as above.
+    overriding = repeated + "      required: true\n"
+    (root / "api/paths/orders.yaml").write_text(_path_item("listOrders", overriding))
+    [finding] = findings_of(root)
+    assert finding.severity == Severity.ERROR
+    assert "set them in the object the `$ref` names" in finding.message
 
 
 def test_a_reference_object_with_a_sibling_is_no_error_in_3_0(make_corpus: MakeCorpus) -> None:
