@@ -20,7 +20,7 @@ What it does
     response...) is judged once, in the role of the place naming it, where it is written
     (``referenced-part``); a JSON Schema file whose schemas an OpenAPI 3.0 document reads as
     Schema Objects with keywords 3.0 lacks (``examples``, ``const``) is one finding in that file
-    (``json-schema-as-3.0``). Both run in preview until labelled; ``document`` is the rest.
+    (``json-schema-as-3.0``). Each runs in preview until its labels prove it; ``document`` is the rest.
     What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
     reference that does not resolve (``unresolved-ref``: only the object holding it goes
     unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
@@ -150,7 +150,7 @@ FACTS = ("merges", "references")  # speclint.analyses.context
 # validator (a declared tie: it guesses nothing); each part of another file its structure
 # reaches by `$ref`, judged in the role of the place that names it (`_part_errors`); and a JSON
 # Schema file's fragments an OpenAPI 3.0 document reads as Schema Objects (`_dialect_findings`).
-# The last two are new, and run in preview until labelled.
+# The last two are new: each runs in preview until its labels prove it (speclint.run.preview).
 HEURISTICS = (f"{ID}/document", f"{ID}/referenced-part", f"{ID}/json-schema-as-3.0")
 DECLARED_TIES = (HEURISTICS[0],)
 

@@ -58,7 +58,6 @@ from speclint.parsing.kinds import DocumentKind
 
 ID = "pattern-portability"
 SEVERITY = Severity.WARNING
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 FACTS = ("derived",)
 
 _JUDGED = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)

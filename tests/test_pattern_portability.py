@@ -62,10 +62,10 @@ def test_the_docstring_fix_passes(make_corpus: MakeCorpus) -> None:
     assert found(root) == []
 
 
-def test_the_rule_is_a_preview_rule() -> None:
-    assert preview.why_preview("pattern-portability") == (
-        "declared preview by its module: new, not yet measured"
-    )
+def test_the_rule_runs_by_default_as_its_labels_prove_it() -> None:
+    # 29 labelled findings of the ecosystem check, 28 true (22 read at first sight): over the
+    # bar, so the module declares no preview and the default set runs it.
+    assert preview.why_preview("pattern-portability") == ""
 
 
 # --- where patterns are --------------------------------------------------------------------------
