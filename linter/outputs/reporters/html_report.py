@@ -202,9 +202,16 @@ def excerpt_html(report: Report, location: Location) -> str:
         return f'<p class="muted">{text(lines)}</p>'
     width = len(str(lines[-1].number))
     body = "".join(
-        f'<span class="l{" m" if line.marked else ""}"><span class="n">'
+        # Lines left out of the excerpt (a table's rows between its header and the row in
+        # question) are shown as an ellipsis.
+        (
+            f'<span class="l"><span class="n">{"…":>{width}}</span></span>'
+            if previous is not None and line.number > previous.number + 1
+            else ""
+        )
+        + f'<span class="l{" m" if line.marked else ""}"><span class="n">'
         f"{line.number:>{width}}</span>{text(line.text)}</span>"
-        for line in lines
+        for previous, line in zip([None, *lines], lines, strict=False)
     )
     return f'<pre class="excerpt">{body}</pre>'
 

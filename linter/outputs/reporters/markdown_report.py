@@ -133,10 +133,107 @@ class ExcerptLine:
     marked: bool  # within the location's lines
 
 
+# An enum written one value a line is shown whole when it is at most this many lines (issue 48:
+# a reviewer met one cut three values in); a longer one shows the lines around the location.
+ENUM_SHOWN = 15
+# `"enum": [` (JSON) or `enum: [` / `enum:` (YAML) with the array's values on the lines below.
+_ENUM_OPEN = re.compile(r"""^\s*(?:-\s+)?(?:"enum"|'enum'|enum)\s*:\s*(\[)?\s*(?:#.*)?$""")
+_YAML_ITEM = re.compile(r"^(\s*)-(?:\s|$)")
+# A GFM table's delimiter row (GFM spec, tables extension): cells of dashes, colons for alignment.
+_TABLE_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _json_close(lines: Sequence[str], opener: int) -> int | None:
+    """The line (1-based) of the ``]`` that closes the array opened at the end of line
+    ``opener``; ``None`` if it is not closed within ``ENUM_SHOWN`` lines. Brackets inside
+    strings do not count."""
+    depth = 0
+    for number in range(opener, min(len(lines), opener + ENUM_SHOWN - 1) + 1):
+        line = lines[number - 1]
+        # Strings blanked (escapes first), so a value's brackets are not the array's.
+        bare = re.sub(r'"(?:\\.|[^"\\])*"', '""', line)
+        if number == opener:
+            bare = bare[bare.index("[") :] if "[" in bare else ""
+        for char in bare:
+            depth += {"[": 1, "]": -1}.get(char, 0)
+            if depth == 0:
+                return number
+    return None
+
+
+def _yaml_end(lines: Sequence[str], opener: int) -> int | None:
+    """The last line of the block sequence of an ``enum:`` key at line ``opener`` (its items at
+    the key's indentation or deeper, YAML 1.2 §8.2.1), if there is one."""
+    indent = len(lines[opener - 1]) - len(lines[opener - 1].lstrip())
+    if lines[opener - 1].lstrip().startswith("- "):  # `- enum:` in a sequence of mappings
+        indent += 2
+    last = None
+    for number in range(opener + 1, len(lines) + 1):
+        line = lines[number - 1]
+        if not line.strip():
+            continue
+        own = len(line) - len(line.lstrip())
+        item = _YAML_ITEM.match(line)
+        if (item and own >= indent) or (last is not None and own > indent):
+            last = number
+            continue
+        break
+    return last
+
+
+def _enum_span(lines: Sequence[str], line: int) -> tuple[int, int] | None:
+    """The lines of the multi-line enum array ``line`` is in (its key's line, or one of its
+    values), when it is at most ``ENUM_SHOWN`` lines."""
+    for opener in range(line, max(0, line - ENUM_SHOWN), -1):
+        match = _ENUM_OPEN.match(lines[opener - 1])
+        if match is None:
+            continue
+        end = _json_close(lines, opener) if match.group(1) else _yaml_end(lines, opener)
+        if end is None or end < line or end - opener + 1 > ENUM_SHOWN:
+            return None
+        return opener, end
+    return None
+
+
+def _table_header(lines: Sequence[str], line: int) -> int | None:
+    """The header row's line of the GFM table whose body row ``line`` is; ``None`` if ``line``
+    is no body row."""
+    number = line
+    while number > 1 and "|" in lines[number - 1] and lines[number - 1].strip():
+        if number < line and _TABLE_DELIMITER.match(lines[number - 1]):
+            header = number - 1
+            return header if "|" in lines[header - 1] and header + 1 < line else None
+        number -= 1
+    return None
+
+
+def excerpt_window(lines: Sequence[str], location: Location) -> tuple[list[int], int, int]:
+    """The lines (1-based, ascending, maybe with gaps) an excerpt of ``location`` shows, and the
+    first and last line it marks: ``CONTEXT`` lines around the location; a multi-line enum
+    array it is in, whole when it fits (``ENUM_SHOWN``); the header and delimiter rows of the
+    table a row it points at is in. ``location.line`` must be a line of ``lines``."""
+    line = location.line
+    # Mark the whole range when the location has one, but not a whole 500-line object.
+    last_line = min(max(location.end_line or line, line), line + 9)
+    first, last = max(1, line - CONTEXT), min(len(lines), last_line + CONTEXT)
+    shown = set(range(first, last + 1))
+    enum = _enum_span(lines, line)
+    if enum is not None:
+        # The key's line and one before it (the property it is of), through the closing line
+        # and one after.
+        shown |= set(range(max(1, enum[0] - 1), min(len(lines), enum[1] + 1) + 1))
+    header = _table_header(lines, line)
+    if header is not None:
+        # The header and delimiter rows, then the row in question with its neighbours: the
+        # window starts below the delimiter, so nothing above the table is shown.
+        shown = {n for n in shown if n > header + 1} | {header, header + 1}
+    return sorted(shown), line, last_line
+
+
 def excerpt_lines(sources: Mapping[str, str], location: Location) -> list[ExcerptLine] | str:
-    """The lines ``CONTEXT`` before and after ``location.line``, those of the location marked;
-    or why there is no excerpt. Each report writes them its way (a fenced block here, a table in
-    the HTML report)."""
+    """The lines ``excerpt_window`` chooses for ``location``, those of the location marked; or
+    why there is no excerpt. Each report writes them its way (a fenced block here, a table in
+    the HTML report); a gap in the line numbers is lines left out."""
     text = sources.get(location.path)
     if text is None:
         return "(source not available)"
@@ -145,33 +242,33 @@ def excerpt_lines(sources: Mapping[str, str], location: Location) -> list[Excerp
     lines = [line.removesuffix("\r") for line in text.split("\n")]
     if text.endswith("\n"):
         lines.pop()
-    # Mark the whole range when the location has one, but not a whole 500-line object.
-    last_line = min(max(location.end_line or location.line, location.line), location.line + 9)
     if not 1 <= location.line <= len(lines):
         return f"(line {location.line} is not in the source, which has {len(lines)} lines)"
-    first, last = max(1, location.line - CONTEXT), min(len(lines), last_line + CONTEXT)
+    shown, first_marked, last_marked = excerpt_window(lines, location)
     return [
         ExcerptLine(
             number,
             # Escaped here (not only at the end) so that a gate report's budget counts the
             # escapes.
             visible(clip(lines[number - 1], location.column if number == location.line else 1)),
-            location.line <= number <= last_line,
+            first_marked <= number <= last_marked,
         )
-        for number in range(first, last + 1)
+        for number in shown
     ]
 
 
 def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
-    """Lines ``CONTEXT`` before and after ``location.line``, numbered, in a fenced block."""
+    """The lines of ``excerpt_lines``, numbered, in a fenced block; ``…`` where lines are left
+    out."""
     lines = excerpt_lines(sources, location)
     if isinstance(lines, str):
         return [lines]
     width = len(str(lines[-1].number))
-    body = [
-        f"{'>' if line.marked else ' '} {line.number:>{width}} | {line.text}".rstrip()
-        for line in lines
-    ]
+    body = []
+    for previous, line in zip([None, *lines], lines, strict=False):
+        if previous is not None and line.number > previous.number + 1:
+            body.append(f"  {'…':>{width}} |")
+        body.append(f"{'>' if line.marked else ' '} {line.number:>{width}} | {line.text}".rstrip())
     # A fence longer than any backtick run inside, so a Markdown source's own fences cannot close
     # it (CommonMark §4.5).
     runs = re.findall(r"`{3,}", "\n".join(body))
