@@ -386,6 +386,19 @@ def combine(
         yield from results[path]
 
 
+def _rejecting(schema_pointer: str, error: ValidationError) -> str:
+    """The pointer of the keyword that rejects the example (the ``enum`` of
+    ``/properties/status``), under the schema at ``schema_pointer`` of the same document: the
+    error's schema path as far as it stays in that document, up to a ``$ref`` (issue 48: the
+    schema it fails is shown at the subschema that rejects the value, not at its top)."""
+    parts = []
+    for part in explain(error).absolute_schema_path:
+        if part in ("$ref", "$dynamicRef", "$recursiveRef"):
+            break
+        parts.append(escape_token(part))
+    return "/".join([schema_pointer, *parts]) if parts else schema_pointer
+
+
 def _schema_place(error: ValidationError) -> str:
     """Where in the schema, and by which keyword, ``error`` fails."""
     return "/".join(map(str, error.absolute_schema_path))
@@ -495,7 +508,9 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             ),
             document.location(example_pointer),
             related=(
-                document.location(schema_pointer, note="the schema it fails"),
+                document.location(
+                    _rejecting(schema_pointer, errors[0]), note="the schema it fails"
+                ),
                 *(document.location(p, note="fails the same way") for _, p, _ in others),
             ),
             key=example_pointer,
@@ -581,8 +596,9 @@ def _kept_apart_finding(group: list[tuple[ApiExample, list[ValidationError]]]) -
     fix = "fix the example, or the schema if the example shows what the API really does"
     places = "the places that refer to it" if others else "the place that refers to it"
     related: list[Location] = []
-    for one, _ in group:
-        related.append(one.holder.location(one.schema_at, note="the schema it fails"))
+    for one, its_errors in group:
+        at = _rejecting(one.schema_at, its_errors[0])
+        related.append(one.holder.location(at, note="the schema it fails"))
         related.extend(one.referrals)
     related += [
         example.file.location(
@@ -678,7 +694,8 @@ def _file_findings(
         related=(
             # What binds the file stays said when the message is too long to say it.
             target.document.location(
-                target.pointer, note=f"the schema it fails ({phrase} binds the example here)"
+                _rejecting(target.pointer, errors[0]),
+                note=f"the schema it fails ({phrase} binds the example here)",
             ),
             *(
                 document.location(
@@ -1212,7 +1229,7 @@ def _fence_findings(
             related=(
                 # What binds the example stays said when the message is too long to say it.
                 target.document.location(
-                    target.pointer,
+                    _rejecting(target.pointer, errors[0]),
                     note=f"the schema it fails ({tie.phrase} {verb} the example here)",
                 ),
                 *((tie_location,) if tie.line != fence.line else ()),

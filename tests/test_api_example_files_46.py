@@ -310,9 +310,7 @@ def test_an_example_file_named_from_two_media_types_is_judged_against_each(
     # Valid as a Job (the response), not as a Draft (the request, which has no `state`).
     assert [f.location.path for f in found] == ["examples/job.json"]
     assert "state" in found[0].message and "Additional properties" in found[0].message
-    assert (
-        found[0].related[0].pointer.endswith("/post/requestBody/content/application~1json/schema")
-    )
+    assert found[0].related[0].pointer.endswith("/application~1json/schema/additionalProperties")
 
 
 def test_an_example_file_failing_two_media_types_alike_is_one_finding(

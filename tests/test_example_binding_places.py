@@ -157,7 +157,9 @@ def test_an_example_under_an_operation_is_its_request_or_response() -> None:
     first, second = example_findings(api_page(page))
     assert '"later" is not one of ["immediate", "drain"]' in first.message
     assert "under `POST /v1/runs/{runId}:pause`, its request body" in first.message
-    assert first.related[0].pointer.endswith("/requestBody/content/application~1json/schema")
+    assert first.related[0].pointer.endswith(
+        "/application~1json/schema/properties/drainPolicy/enum"
+    )
     assert '"pausing" is not one of ["paused"]' in second.message
     assert "its 202 response" in second.message
     # The path written with the server's base path names the operation too.

@@ -68,7 +68,8 @@ def test_media_type_example_fail_and_pass(make_corpus: MakeCorpus) -> None:
     assert finding.location.pointer.endswith("/application~1json/example")
     assert finding.location.line == 14
     assert "example at /status" in finding.message and "keyword `enum`" in finding.message
-    assert finding.related[0].pointer.endswith("/application~1json/schema")
+    # At the subschema that rejects the value (issue 48), not the top of the schema.
+    assert finding.related[0].pointer.endswith("/application~1json/schema/properties/status/enum")
     (root / "api/openapi.yaml").write_text(openapi("example: {runId: run-0001, status: running}"))
     assert findings(root) == []
 
@@ -170,7 +171,7 @@ def test_marker_comment_ties_a_fence_and_the_finding_points_inside_it(
     assert "marker comment" in finding.message
     assert finding.location.pointer == "#runs"
     related = {(r.path, r.line) for r in finding.related}
-    assert ("schemas/run-options.schema.json", 1) in related
+    assert ("schemas/run-options.schema.json", 10) in related  # the rejecting keyword
     assert (
         "spec/runs.md",
         lines.index("<!-- normative-example: run-options.schema.json -->") + 1,
@@ -494,7 +495,8 @@ def test_a_long_schema_pointer_moves_to_the_related_location(make_corpus: MakeCo
     [finding] = findings(make_corpus({"api/openapi.yaml": api}))
     assert len(finding.message) <= 200, finding.message
     assert finding.related[0].pointer.endswith(
-        "/get/responses/200/content/application~1json/schema"
+        "/get/responses/200/content/application~1json/schema/properties/channel/oneOf/1"
+        "/properties/to/maxLength"
     )
 
 

@@ -49,7 +49,7 @@ def test_an_example_file_invalid_for_the_schema_naming_it_is_reported_there() ->
     assert finding.location.path == "examples/envelope.json"
     assert 'example at /body: "value" is not of type "object"' in finding.message
     assert finding.related[0].path == "definitions/envelope_with_example.yaml"
-    assert finding.related[0].pointer == ""
+    assert finding.related[0].pointer == "/allOf/0/properties/body/type"  # the rejecting keyword
 
 
 def test_bindings_say_the_schema_that_names_the_example_file(make_corpus: Any) -> None:
