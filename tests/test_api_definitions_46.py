@@ -78,7 +78,8 @@ def test_an_example_that_breaks_an_openapi_component_is_reported_at_the_componen
     ] * 3
     for finding in found:
         assert finding.related[0].path == "openapi.yaml"
-        assert finding.related[0].pointer == "/components/schemas/Job"
+        # At the keyword that rejects the example, inside the component (issue 48, item 4).
+        assert finding.related[0].pointer.startswith("/components/schemas/Job/")
     assert "'owner' was unexpected" in found[0].message.replace('"', "'")
     assert '"paused" is not one of' in found[1].message
     assert '"two" is not of type "integer"' in found[2].message
@@ -137,7 +138,9 @@ def test_an_example_that_breaks_an_asyncapi_message_payload_is_reported(
     root = make_corpus({"asyncapi.yaml": ORDERS_ASYNC, "README.md": readme(bad)})
     [finding] = example_findings(root)
     assert '"GBP" is not one of' in finding.message
-    assert finding.related[0].pointer == "/components/messages/OrderPlaced/payload"
+    assert finding.related[0].pointer == (
+        "/components/messages/OrderPlaced/payload/properties/currency/enum"
+    )
     assert '`kind: "order.placed"`' in finding.message  # bound by its value
 
 
@@ -164,7 +167,7 @@ def test_an_example_file_binds_to_a_component(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"openapi.yaml": JOB_30, "examples/job.json": example})
     [finding] = example_findings(root)
     assert finding.location.path == "examples/job.json"
-    assert finding.related[0].pointer == "/components/schemas/Job"
+    assert finding.related[0].pointer == "/components/schemas/Job/properties/state/enum"
 
 
 def test_bindings_lists_the_component_with_its_document_and_pointer(
@@ -479,7 +482,7 @@ def test_a_schema_file_generated_from_a_component_gives_way_under_another_name(
     )
     assert bound_to(root) == ["openapi.yaml#/components/schemas/Job"]
     [finding] = example_findings(root)
-    assert finding.related[0].pointer == "/components/schemas/Job"
+    assert finding.related[0].pointer == "/components/schemas/Job/properties/state/enum"
 
 
 def test_a_proto_fields_own_name_is_its_json_name_too_in_a_proto_api(
