@@ -38,6 +38,7 @@ from speclint.common.progress import TerminalProgress
 from speclint.common.writing import OutputError, write_output
 from speclint.model.config import ROLE_NAMES
 from speclint.model.descriptions import API_KINDS, DescribedPage, described_page
+from speclint.outputs.formats import FORMATS
 from speclint.parsing.gitbase import head_commit, work_tree_top
 from speclint.parsing.kinds import DocumentKind
 
@@ -49,19 +50,6 @@ if TYPE_CHECKING:
     from speclint.run.engine import Outcome
     from speclint.run.resident import Resident
     from speclint.run.roots import Scope
-
-FORMAT_NAMES = (
-    "text",
-    "json",
-    "sarif",
-    "markdown",
-    "markdown-summary",
-    "github",
-    "afp",
-    "junit",
-    "gitlab",
-    "html",
-)
 
 
 class UsageProblem(click.ClickException):
@@ -185,7 +173,7 @@ def main() -> None:
     "--format",
     "formats",
     multiple=True,
-    type=click.Choice(FORMAT_NAMES),
+    type=click.Choice(FORMATS),
     help="Report format; repeat for several reports. Default: text.",
 )
 @click.option(

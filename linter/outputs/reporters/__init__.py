@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from speclint.common.findings import Finding
+from speclint.outputs.formats import FORMATS as FORMATS
 
 # The gate's comparison is made by the run (speclint.run.engine, from speclint.run.baseline); its
 # types are re-exported here, where reporters and callers have always imported them.
@@ -65,17 +66,3 @@ def renderer(name: str) -> Renderer:
     module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}_report")
     render: Renderer = module.render
     return render
-
-
-FORMATS = (
-    "text",
-    "json",
-    "sarif",
-    "markdown",
-    "markdown-summary",
-    "github",
-    "afp",
-    "junit",
-    "gitlab",
-    "html",
-)
