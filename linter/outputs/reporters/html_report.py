@@ -45,6 +45,7 @@ from speclint.outputs.reporters.markdown_report import (
     by_severity,
     excerpt_lines,
     first_line,
+    place,
 )
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
 from speclint.run.bindings import BoundSet
@@ -185,11 +186,6 @@ def message_html(message: str) -> str:
     return "".join(out)
 
 
-def place(report: Report, location: Location, with_column: bool = True) -> str:
-    where = f"{shown_path(report.root, location.path)}:{location.line}"
-    return f"{where}:{location.column}" if with_column else where
-
-
 def anchor(location: Location) -> str:
     if location.pointer is not None:
         return f" <code>{text(location.pointer or '/')}</code>"
@@ -223,7 +219,7 @@ def finding_html(report: Report, finding: Finding, number: int) -> list[str]:
         f'<article class="finding {severity}" id="finding-{number}" data-rule="{text(finding.rule)}"'
         f' data-severity="{severity}" data-file="{text(location.path)}">',
         f'<h4><span class="badge {severity}">{severity}</span> '
-        f"<code>{text(place(report, location))}</code>{anchor(location)}</h4>",
+        f"<code>{text(place(report.root, location))}</code>{anchor(location)}</h4>",
         f'<p class="message">{message_html(finding.message.strip()) or "(no message)"}</p>',
         excerpt_html(report, location),
     ]
@@ -236,13 +232,13 @@ def finding_html(report: Report, finding: Finding, number: int) -> list[str]:
             note = " ".join(detail(related).split())
             said = f" — {message_html(note)}" if note else ""
             lines.append(
-                f"<li><code>{text(place(report, related))}</code>{said}"
+                f"<li><code>{text(place(report.root, related))}</code>{said}"
                 f"{excerpt_html(report, related)}</li>"
             )
         for related in finding.related[RELATED_SHOWN:]:  # named, not quoted: a page stays light
             note = " ".join(detail(related).split())
             said = f" — {message_html(note)}" if note else ""
-            lines.append(f"<li><code>{text(place(report, related))}</code>{said}</li>")
+            lines.append(f"<li><code>{text(place(report.root, related))}</code>{said}</li>")
         lines += ["</ul>", "</details>"]
     lines.append("</article>")
     return lines
@@ -350,7 +346,7 @@ def waived_section(report: Report) -> list[str]:
         until = f", until {text(str(waiver.expires))}" if waiver.expires else ""
         lines.append(
             f"<li><code>{text(finding.rule)}</code> at "
-            f"<code>{text(place(report, finding.location))}</code>: "
+            f"<code>{text(place(report.root, finding.location))}</code>: "
             f"{message_html(waiver.reason)} (waiver at <code>{text(where)}</code>{who}{until})</li>"
         )
     return [*lines, "</ul>", "</section>"]
@@ -396,7 +392,7 @@ def bindings_section(report: Report, bindings: Sequence[BoundSet]) -> list[str]:
     for entry in bound:
         field = f" <code>{text(entry.field)}</code>" if entry.field else ""
         prose = (
-            f"<code>{text(place(report, entry.location, with_column=False))}</code><br>"
+            f"<code>{text(place(report.root, entry.location, with_column=False))}</code><br>"
             f'<span class="muted">{text(entry.form)}</span>{field}'
         )
         for target in entry.targets:
