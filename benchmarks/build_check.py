@@ -45,6 +45,7 @@ bundle.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -439,9 +440,13 @@ def _ref_values(data: Any) -> Iterable[str]:
             stack.extend(node)
 
 
-def known_rules(timeout: float) -> set[str]:
+@functools.cache
+def known_rules(timeout: float) -> frozenset[str]:
+    """The rule ids the installed speclint knows: asked once a run, not once a tree."""
     code, stdout, _ = run([*speclint_command(), "rules"], timeout)
-    return {line.split()[0] for line in stdout.splitlines() if line.strip()} if code == 0 else set()
+    if code != 0:
+        return frozenset()
+    return frozenset(line.split()[0] for line in stdout.splitlines() if line.strip())
 
 
 def reported_defects(tree: Path, scratch: Path, timeout: float) -> list[dict[str, Any]]:
