@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from ruamel.yaml import YAML
@@ -161,7 +162,6 @@ operations:
 
 
 def test_bundles_are_self_contained_and_valid(tmp_path: Path) -> None:
-    from openapi_spec_validator import validate
 
     root = write_files(tmp_path / "spec", CLEAN)
     corpus = load(root)
@@ -503,7 +503,6 @@ def split_api(tmp_path: Path, version: str) -> Path:
 def test_an_openapi_30_bundle_writes_its_path_items_in_place(tmp_path: Path) -> None:
     """OpenAPI 3.0's Components Object has no `pathItems` (3.0.3 §4.7.7): a path item kept in
     another file is written under `paths`, as `redocly bundle` does, and the bundle validates."""
-    from openapi_spec_validator import validate
 
     corpus = load(split_api(tmp_path, "3.0.3"))
     built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
@@ -520,7 +519,6 @@ def test_an_openapi_30_bundle_writes_its_path_items_in_place(tmp_path: Path) -> 
 
 
 def test_an_openapi_31_bundle_keeps_path_items_as_components(tmp_path: Path) -> None:
-    from openapi_spec_validator import validate
 
     corpus = load(split_api(tmp_path, "3.1.0"))
     built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
@@ -533,7 +531,6 @@ def test_an_openapi_31_bundle_keeps_path_items_as_components(tmp_path: Path) -> 
 def test_a_pointer_into_an_openapi_30_path_item_points_where_it_is_written(
     tmp_path: Path,
 ) -> None:
-    from openapi_spec_validator import validate
 
     root = split_api(tmp_path, "3.0.3")
     # A second route that reuses the first one's response through its file.

@@ -4,19 +4,23 @@ small enough for a pull-request comment."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from dataclasses import replace
 from pathlib import Path
 
+import yaml
 from markdown_it import MarkdownIt
 from test_cli import cli
 from test_diff_base import git, repository
 from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
 
-from conftest import write_files
+from conftest import REPOSITORY, write_files
+from speclint.analyses.contract_change import Change
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import FixedFinding, Gate, renderer
 from speclint.outputs.reporters.markdown_report import GATE_BUDGET
-from speclint.run.engine import FIXED_SHOWN
+from speclint.run.engine import FIXED_SHOWN, Options, lint
 from speclint.run.waivers import Waived, Waiver
 
 PR_COMMENT_LIMIT = 65_536  # GitHub's limit on an issue or pull-request comment body
@@ -194,12 +198,6 @@ def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:
     """docs/github-action.md: the commands the action runs, as the page spells them out for a
     repository that runs them itself, work on a real pull-request repository and write the SARIF
     file the action uploads."""
-    import re
-    import shlex
-
-    import yaml
-
-    from conftest import REPOSITORY
 
     doc = (REPOSITORY / "docs/github-action.md").read_text(encoding="utf-8")
     (commands,) = re.findall(r"```sh\n(.*?)\n```", doc, re.S)
@@ -294,7 +292,6 @@ def test_the_gate_report_opens_with_what_the_change_does_to_the_contract(tmp_pat
 
 def test_without_a_markdown_report_the_run_does_not_compare_the_contract(tmp_path: Path) -> None:
     """The contract comparison costs time: a plain gate (the text report) does not make it."""
-    from speclint.run.engine import Options, lint
 
     repo = renamed_enum_value(tmp_path)
     plain = lint(repo, Options(diff_base="HEAD~1", cache=False))
@@ -309,7 +306,6 @@ def test_without_a_markdown_report_the_run_does_not_compare_the_contract(tmp_pat
 
 def test_an_enum_renamed_where_both_verdicts_agree_is_one_row() -> None:
     """A server's enum renamed: both changes break validating clients; one row says both."""
-    from speclint.analyses.contract_change import Change
 
     at = Location("schemas/event.json", 4, 5, pointer="/properties/state/enum")
     changes = (
@@ -366,7 +362,6 @@ def test_unchanged_findings_are_counted_by_rule_and_file_not_listed() -> None:
 def test_a_huge_gate_report_with_contract_changes_and_groups_still_fits() -> None:
     """Thousands of contract changes, hundreds of changed files each with new findings, and
     names of control characters: the comment stays within the budget."""
-    from speclint.analyses.contract_change import Change
 
     long = ESC * 200
     changes = tuple(

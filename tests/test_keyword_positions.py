@@ -8,10 +8,16 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from openapi_spec_validator import validate
+
 from conftest import schema
 from speclint.analyses.context import Context
+from speclint.analyses.enumerations import schema_names
 from speclint.analyses.references import ref_sites
+from speclint.analyses.schema_objects import schema_roots
+from speclint.analyses.type_claims import parameter_claims
 from speclint.outputs.api_bundle import bundle_api, external_refs
+from speclint.parsing.dialects import draft_by_keywords
 from speclint.parsing.keyword_positions import Position, holds_data, member_position, position_at
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
@@ -129,7 +135,6 @@ def test_a_broken_ref_under_a_property_named_default_is_unresolved(
 def test_the_api_bundle_embeds_and_rewrites_refs_under_properties_named_as_keywords(
     make_corpus: MakeCorpus,
 ) -> None:
-    from openapi_spec_validator import validate
 
     corpus = Context.load(named_corpus(make_corpus, data=False))
     built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
@@ -157,7 +162,6 @@ def test_a_bundled_schema_keeps_a_property_named_id(make_corpus: MakeCorpus) -> 
 
 
 def test_the_draft_is_read_from_keywords_not_from_property_names() -> None:
-    from speclint.parsing.dialects import draft_by_keywords
 
     # A property named `$defs` is no 2019-09 keyword; one named `default` is a schema whose
     # own keywords (`prefixItems`: 2020-12) say what they say.
@@ -192,7 +196,6 @@ components:
 
 
 def test_schema_roots_of_a_component_named_as_a_data_keyword(make_corpus: MakeCorpus) -> None:
-    from speclint.analyses.schema_objects import schema_roots
 
     corpus = Context.load(make_corpus({"api/openapi.yaml": NAMED_COMPONENTS}))
     roots = {pointer for pointer, _ in schema_roots(corpus.documents["api/openapi.yaml"])}
@@ -200,7 +203,6 @@ def test_schema_roots_of_a_component_named_as_a_data_keyword(make_corpus: MakeCo
 
 
 def test_schema_names_inside_a_property_named_as_a_data_keyword(make_corpus: MakeCorpus) -> None:
-    from speclint.analyses.enumerations import schema_names
 
     corpus = Context.load(make_corpus({"api/openapi.yaml": NAMED_COMPONENTS}))
     [site] = schema_names(corpus)["fallback"]
@@ -208,7 +210,6 @@ def test_schema_names_inside_a_property_named_as_a_data_keyword(make_corpus: Mak
 
 
 def test_a_required_parameter_component_named_default_is_read(make_corpus: MakeCorpus) -> None:
-    from speclint.analyses.type_claims import parameter_claims
 
     corpus = Context.load(make_corpus({"api/openapi.yaml": NAMED_COMPONENTS}))
     [claim] = parameter_claims(corpus)
@@ -237,7 +238,6 @@ def test_openapi_example_objects_kept_in_files_are_bundled(make_corpus: MakeCorp
     """A media type's `examples` maps names to Example Objects, each of which may be a `$ref`
     (OpenAPI 3.1.1 §4.8.14.1): followed, bundled as `components/examples`; an example's `value`
     is data."""
-    from openapi_spec_validator import validate
 
     files: dict[str, str | bytes] = {
         "api/openapi.yaml": runs_api(
@@ -264,7 +264,6 @@ def test_openapi_example_objects_kept_in_files_are_bundled(make_corpus: MakeCorp
 
 
 def test_an_examples_map_kept_in_a_file_is_written_in_place(make_corpus: MakeCorpus) -> None:
-    from openapi_spec_validator import validate
 
     files: dict[str, str | bytes] = {
         "api/openapi.yaml": runs_api(
