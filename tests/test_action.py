@@ -357,34 +357,8 @@ def test_the_action_shows_and_uploads_only_the_reports_speclint_wrote(
     file of the checkout (the token behind a link to .git/config, or a report of the pull
     request's own), and never a SARIF of a run that could not run."""
     workspace = pull_request_checkout(tmp_path, committed)
-    files = tmp_path / "runner-files"
-    files.mkdir()
-    (files / "output").touch()
-    (files / "summary").touch()
-    # gh's stand-in: the comment it would post is what --body-file names.
-    stand_ins = tmp_path / "bin"
-    stand_ins.mkdir()
-    comments = files / "comments"
-    (stand_ins / "gh").write_text(
-        '#!/bin/bash\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --body-file ]; then\n'
-        f'    cat -- "$2" >> {shlex.quote(str(comments))}; exit 0\n  fi\n  shift\ndone\nexit 1\n'
-    )
-    (stand_ins / "gh").chmod(0o755)
-    # This interpreter's speclint, the one under test (the install step is tested above).
-    path = os.pathsep.join([str(stand_ins), str(Path(sys.executable).parent), os.environ["PATH"]])
-    context = {
-        **{
-            f"inputs.{name}": str(spec.get("default", ""))
-            for name, spec in action()["inputs"].items()
-        },
-        "inputs.base": "none",
-        "github.event_name": "pull_request",
-        "github.repository": "owner/spec",
-        "github.event.pull_request.head.repo.full_name": "owner/spec",
-        "github.event.pull_request.number": "7",
-        "github.token": "a token",
-        **RUN,
-    }
+    files, comments, path = commenting_runner(tmp_path)
+    context = pull_request_context({"github.repository": "owner/spec"})
     steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
 
     checked = run_step(steps["Lint the change against its base"], context, workspace, path, files)
@@ -453,17 +427,10 @@ ARTIFACT_LINE = (
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_without_a_base_the_comment_is_a_summary_and_the_full_reports_are_the_artifact(
-    tmp_path: Path,
-) -> None:
-    """``base: none`` on a corpus with thousands of findings: the whole-corpus report (over
-    GitHub's 65,536-character limit on a comment) is the artifact the comment links to; the
-    comment and the job summary are the summary, under the budget."""
-    links = "".join(f"[page {n}](missing-{n}.md)\n\n" for n in range(2500))
-    workspace = write_files(tmp_path / "workspace", {"docs/links.md": f"# Links\n\n{links}"})
-    git(workspace, "init", "-q", "-b", "main")
-    git(workspace, "add", "-A")
-    git(workspace, "commit", "-q", "-m", "a pull request")
+def commenting_runner(tmp_path: Path) -> tuple[Path, Path, str]:
+    """The runner's files (outputs, job summary), where gh's stand-in writes the comment it would
+    post (what --body-file names), and the PATH the steps run with: the stand-in, then this
+    interpreter's speclint, the one under test (the install step is tested above)."""
     files = tmp_path / "runner-files"
     files.mkdir()
     (files / "output").touch()
@@ -477,19 +444,40 @@ def test_without_a_base_the_comment_is_a_summary_and_the_full_reports_are_the_ar
     )
     (stand_ins / "gh").chmod(0o755)
     path = os.pathsep.join([str(stand_ins), str(Path(sys.executable).parent), os.environ["PATH"]])
-    context = {
+    return files, comments, path
+
+
+def pull_request_context(extra: dict[str, str]) -> dict[str, str]:
+    """The expressions of a run for pull request 7 of a same-repository branch, with no base, the
+    inputs at their defaults but for ``extra``."""
+    return {
         **{
             f"inputs.{name}": str(spec.get("default", ""))
             for name, spec in action()["inputs"].items()
         },
         "inputs.base": "none",
-        "inputs.fail-on": "warning",
         "github.event_name": "pull_request",
         "github.event.pull_request.head.repo.full_name": "owner/spec",
         "github.event.pull_request.number": "7",
         "github.token": "a token",
         **RUN,
+        **extra,
     }
+
+
+def test_without_a_base_the_comment_is_a_summary_and_the_full_reports_are_the_artifact(
+    tmp_path: Path,
+) -> None:
+    """``base: none`` on a corpus with thousands of findings: the whole-corpus report (over
+    GitHub's 65,536-character limit on a comment) is the artifact the comment links to; the
+    comment and the job summary are the summary, under the budget."""
+    links = "".join(f"[page {n}](missing-{n}.md)\n\n" for n in range(2500))
+    workspace = write_files(tmp_path / "workspace", {"docs/links.md": f"# Links\n\n{links}"})
+    git(workspace, "init", "-q", "-b", "main")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "a pull request")
+    files, comments, path = commenting_runner(tmp_path)
+    context = pull_request_context({"inputs.fail-on": "warning"})
     steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
     checked = run_step(steps["Lint the change against its base"], context, workspace, path, files)
     assert checked.returncode == 0, checked.stderr
