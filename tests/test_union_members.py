@@ -395,6 +395,10 @@ def test_covers_reads_an_open_object_as_accepting_every_narrower_object() -> Non
     assert not covers({"enum": ["a"]}, {"enum": ["a", "b"]})
 
 
+# `Listing` with one more property: a change in a sibling member of the union.
+LISTING_WITH_NEXT = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
+
+
 def test_a_member_added_that_an_open_base_member_covers_is_no_widening_beside_a_changed_sibling(
     tmp_path: Path,
 ) -> None:
@@ -402,13 +406,12 @@ def test_a_member_added_that_an_open_base_member_covers_is_no_widening_beside_a_
     # `Result`. A change in another member (here `Listing` gains `next`), walked first through
     # the union, kept the witnesses from judging the union itself: the structure answers.
     defs = {"Result": OPEN_RESULT, "Listing": LISTING}
-    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
     repo = history(
         tmp_path,
         schema({"anyOf": refs("Result", "Listing")}, defs),
         schema(
             {"anyOf": refs("Result", "Listing", "Answer")},
-            {"Result": OPEN_RESULT, "Listing": grown, "Answer": ANSWER},
+            {"Result": OPEN_RESULT, "Listing": LISTING_WITH_NEXT, "Answer": ANSWER},
         ),
         "server-emitted",
     )
@@ -423,14 +426,16 @@ def test_a_member_added_that_an_open_base_member_covers_is_no_widening_beside_a_
 def test_a_request_member_removed_that_a_remaining_member_covers_is_no_narrowing(
     tmp_path: Path,
 ) -> None:
-    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
     repo = history(
         tmp_path,
         schema(
             {"anyOf": refs("Result", "Listing", "Answer")},
             {"Result": OPEN_RESULT, "Listing": LISTING, "Answer": ANSWER},
         ),
-        schema({"anyOf": refs("Result", "Listing")}, {"Result": OPEN_RESULT, "Listing": grown}),
+        schema(
+            {"anyOf": refs("Result", "Listing")},
+            {"Result": OPEN_RESULT, "Listing": LISTING_WITH_NEXT},
+        ),
         "client-submitted",
     )
     lines = changes(repo)
@@ -445,13 +450,12 @@ def test_a_request_member_removed_that_a_remaining_member_covers_is_no_narrowing
 def test_a_member_added_to_a_one_of_is_not_read_as_covered(tmp_path: Path) -> None:
     # Under oneOf a value two members accept is rejected: an open member covers nothing.
     defs = {"Result": OPEN_RESULT, "Listing": LISTING}
-    grown = {**LISTING, "properties": {**LISTING["properties"], "next": {"type": "string"}}}
     repo = history(
         tmp_path,
         schema({"oneOf": refs("Result", "Listing")}, defs),
         schema(
             {"oneOf": refs("Result", "Listing", "Answer")},
-            {"Result": OPEN_RESULT, "Listing": grown, "Answer": ANSWER},
+            {"Result": OPEN_RESULT, "Listing": LISTING_WITH_NEXT, "Answer": ANSWER},
         ),
         "server-emitted",
     )
