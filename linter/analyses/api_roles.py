@@ -12,6 +12,7 @@ out, and from each part on through the parts it names in turn, each once.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -166,9 +167,9 @@ def parts_in_role(
     is checked on its own (another API document), is not listed nor walked."""
     parts: list[Part] = []
     seen: set[tuple[str, str]] = set()
-    pending: list[tuple[Document | None, str, Any, str]] = [(None, "", data, "document")]
+    pending: deque[tuple[Document | None, str, Any, str]] = deque([(None, "", data, "document")])
     while pending and len(parts) < limit:
-        holder, at, node, role = pending.pop(0)
+        holder, at, node, role = pending.popleft()
         for site, _, site_role in ref_sites(role, node, at):
             written, pointer = locate(site) if holder is None else (holder, site)
             target = resolve(written, pointer)
