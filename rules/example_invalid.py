@@ -670,7 +670,7 @@ def _file_findings(
         errors,
         document.location,
         "file",
-        f"`{target.label}`, which {phrase} binds the example file to",
+        f"`{target.label}`, which {phrase} {_bind(phrase)} the example file to",
     )
     if convention is not None:
         yield convention
@@ -682,12 +682,14 @@ def _file_findings(
         Severity.WARNING if binding.how == BY_SHAPE else SEVERITY,
         within(
             f"{_describe(errors)}; the example file fails `{target.label}`, which {phrase} "
-            "binds it to: fix the example, or the schema if the example shows what the "
-            "protocol really does (or give the file a `$schema`)",
-            f"{_describe(errors)}; {phrase} binds it to `{target.label}`: fix the example, or "
-            "the schema",
-            f"{_describe(errors)}; {phrase} binds it to `{target.label}`",
-            f"{_describe(errors)}; it fails `{target.label}` (a related location)",
+            f"{_bind(phrase)} it to: fix the example, or the schema if the example shows what "
+            "the protocol really does (or give the file a `$schema`)",
+            f"{_describe(errors)}; {phrase} {_bind(phrase)} it to `{target.label}`: fix the "
+            "example, or the schema",
+            # The evidence stays said, and a fix with it, however short.
+            f"{_describe(errors)}; {phrase} {_bind(phrase)} it to `{target.label}`: fix either",
+            f"{_describe(errors)}; it fails `{target.label}` (a related location): fix either",
+            f"{_describe(errors)}: fix the example, or the schema (a related location)",
             _describe(errors),
         ),
         document.location(where),
@@ -695,7 +697,7 @@ def _file_findings(
             # What binds the file stays said when the message is too long to say it.
             target.document.location(
                 _rejecting(target.pointer, errors[0]),
-                note=f"the schema it fails ({phrase} binds the example here)",
+                note=f"the schema it fails ({phrase} {_bind(phrase)} the example here)",
             ),
             *(
                 document.location(
@@ -1182,7 +1184,7 @@ def _fence_findings(
             if surroundings.shortened(fence):
                 errors = _without_required(errors)
             errors = [e for e in errors if not _sketched(e, by_shape=tie.how == BY_SHAPE)]
-        verb = "binds" if tie.how in BY_EXAMPLE else "ties"
+        verb = _bind(tie.phrase, "binds" if tie.how in BY_EXAMPLE else "ties")
 
         convention = _convention_finding(
             corpus,
@@ -1220,9 +1222,12 @@ def _fence_findings(
                 "really does",
                 f"{failure}; {tie.phrase} {verb} it to `{target.label}`: fix the example, or "
                 "the schema",
-                f"{failure}; {tie.phrase} {verb} it to `{target.label}`",
+                # The evidence stays said, and a fix with it, however short.
+                f"{failure}; {tie.phrase} {verb} it to `{target.label}`: fix either",
+                f"{failure}; {tie.phrase} {verb} it to the schema: fix either",
                 f"{failure}; {tie.phrase} {verb} it to the schema (a related location)",
-                f"{failure}; it fails `{target.label}` (a related location)",
+                f"{failure}; it fails `{target.label}` (a related location): fix either",
+                f"{failure}: fix the example, or the schema (a related location)",
                 failure,
             ),
             Location(document.path, fence.line + line, column + indent, pointer=heading),
@@ -2037,6 +2042,11 @@ def _serialised_depth_of(holder: Any, holder_pointer: str) -> int | None:
         return 0
     media = holder_pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
     return 1 if media.lower().startswith(_FORM_MEDIA) else None
+
+
+def _bind(phrase: str, verb: str = "binds") -> str:
+    """``verb`` agreeing with ``phrase``: "its members (…) bind", "its name binds"."""
+    return verb[:-1] if phrase.startswith("its members") else verb
 
 
 def _describe(errors: list[ValidationError], part: str = "") -> str:

@@ -135,6 +135,17 @@ def test_an_example_is_bound_by_shape_alone_at_warning() -> None:
     assert "only `Card` declares every one of them" in finding.message
 
 
+def test_a_message_long_with_its_evidence_keeps_a_fix_and_its_verb_agrees() -> None:
+    # The binding's evidence ("its members (…)") is long: the message shortens the fix to
+    # "fix either" rather than drop it, and the plural subject takes "bind".
+    card = {"name": "Magic", "url": "https://example.org", "skills": []}
+    [finding] = findings("Here is one:\n\n" + fence(card))
+    assert "fix" in finding.message
+    assert ") bind it to" in finding.message
+    assert "binds" not in finding.message
+    assert [r.note for r in finding.related if "bind" in (r.note or "")] != []
+
+
 def test_an_example_two_definitions_fit_equally_is_left_unbound() -> None:
     ambiguous = {"a": 1, "b": 2, "c": 3}
     context = corpus(fence(ambiguous))
