@@ -279,9 +279,7 @@ def apply_action(data: Any, action: Action) -> Any:
             if not place:
                 continue  # `$` itself: nothing holds it
             holder, last = _at(data, place[:-1]), place[-1]
-            if (isinstance(holder, dict) and last in holder) or (
-                isinstance(holder, list) and isinstance(last, int) and 0 <= last < len(holder)
-            ):
+            if _holds(holder, last):
                 del holder[last]
         return data
     if not action.updates:
@@ -303,13 +301,17 @@ def _removal_order(place: Step) -> tuple[int, tuple[tuple[int, str], ...]]:
 def _at(data: Any, place: Step) -> Any:
     node = data
     for step in place:
-        if (isinstance(node, dict) and step in node) or (
-            isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
-        ):
-            node = node[step]
-        else:
+        if not _holds(node, step):
             return None
+        node = node[step]
     return node
+
+
+def _holds(node: Any, step: str | int) -> bool:
+    """Whether ``node`` has the member or the index ``step``."""
+    if isinstance(node, dict):
+        return step in node
+    return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
 
 
 def _merge(node: dict[Any, Any], update: dict[Any, Any]) -> None:
