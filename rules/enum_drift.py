@@ -89,6 +89,7 @@ from speclint.common.findings import (
     bounded_related,
     first_fitting,
     left_out,
+    presence_table,
 )
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -855,24 +856,13 @@ def _table(
         if len(columns) < TABLE_PLACES:
             columns.setdefault(replace(location, note=None), listed)
     allowed = {as_written(v) for v in enum.values}
-    headers = (
-        "value",
-        f"{enum_place.path}#{enum.holder.pointer}",
-        *(f"{place.path}:{place.line}" for place in columns),
+    return presence_table(
+        values,
+        [
+            (f"{enum_place.path}#{enum.holder.pointer}", allowed),
+            *((f"{place.path}:{place.line}", listed) for place, listed in columns.items()),
+        ],
     )
-    rows = tuple(
-        (
-            value,
-            _cell(value in allowed),
-            *(_cell(value in listed) for listed in columns.values()),
-        )
-        for value in values
-    )
-    return Table(headers, rows)
-
-
-def _cell(present: bool) -> str:
-    return "present" if present else "missing"
 
 
 def _missing_in_prose(found: _Unlisted) -> Finding:

@@ -17,7 +17,9 @@ What it does
       of the channel's message names and three quarters of them, and no other enum holds as
       many. Each message name the enum lacks is a finding at the message; the enum's values that
       no message of the document names are one finding at the enum (each is an event type the
-      API document does not describe). A channel with a single message is not inferred.
+      API document does not describe). Both at once (an event renamed on one side) are one
+      drift, one finding at the enum: the messages related, and members (a waiver at one
+      covers it), with a value x side table. A channel with a single message is not inferred.
 
     Channels of one document share its messages: a value named by any channel's message counts
     as described. Schemas of another version line are not bound (``speclint.parsing.versions``).
@@ -40,8 +42,9 @@ Example
               runAnnotated: {$ref: '#/components/messages/RunAnnotated'} # name: run.annotated
         # schemas/run-event.schema.json: "RunEventType": {"enum": ["run.started", "run.failed", ...]}
 
-    FAIL: ``warning [message-enum-drift] message `run.annotated` on channel `runEvents` is not a
-    value of `schemas/run-event.schema.json#/$defs/RunEventType` ...``
+    FAIL: ``warning [message-enum-drift] `schemas/run-event.schema.json#/$defs/RunEventType`
+    lacks `run.annotated`, which 1 message of `api/asyncapi.yaml` names ..., and 1 of its values
+    has no message there: `run.failed` ...``
 
 Use instead
     Add ``run.annotated`` to ``RunEventType`` (and a message for ``run.failed``). PASS.
@@ -69,7 +72,17 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.schema_objects import schema_objects
 from speclint.analyses.shapes import Site, follow
-from speclint.common.findings import Finding, Severity, as_written, first_fitting
+from speclint.common.findings import (
+    Finding,
+    Location,
+    Member,
+    Severity,
+    as_written,
+    bounded_related,
+    first_fitting,
+    left_out,
+    presence_table,
+)
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -82,6 +95,8 @@ READS = "structured"
 MIN_SHARED = 3  # message names an enum must hold to be inferred as the channel's event types
 MIN_SHARE = 0.75  # ... and this share of the channel's names
 _SHOWN = 8
+# Related locations a finding carries at most (enum-drift's bound): its message counts the rest.
+RELATED_LIMIT = 50
 
 
 @dataclass(frozen=True)
@@ -134,62 +149,167 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             if inferred is not None:
                 bound[channel] = inferred
         named = {m.name for m in messages}
-        reported: set[str] = set()
+        # Per enum, in the order first bound: the messages it lacks (each with its channel's
+        # severity and binding) and the channel it was first bound by.
+        drifts: dict[str, tuple[EventEnum, str, str, Severity, list[tuple[Message, Severity]]]] = {}
         for channel, (event_enum, why) in sorted(bound.items()):
             severity = Severity.ERROR if why.startswith("configured") else SEVERITY
-            for message in by_channel[channel]:
-                if message.name in event_enum.values:
-                    continue
-                fix = "add it to the enum, or rename the message to the event type it carries"
-                yield Finding(
-                    ID,
-                    severity,
-                    first_fitting(
-                        f"message `{message.name}` on channel `{channel}` is not a value of "
-                        f"`{event_enum.label}` ({why}): {fix}",
-                        f"message `{message.name}` on channel `{channel}` is not a value of "
-                        f"`{event_enum.label}` ({why.split(':')[0]}): {fix}",
-                        f"message `{message.name}` is not a value of `{event_enum.label}` "
-                        f"({why.split(':')[0]}): {fix}",
-                        f"message `{message.name}` is not a value of the event-type enum "
-                        f"({why.split(':')[0]}): {fix}",
-                        f"message `{message.name}` is not a value of the event-type enum: {fix}",
-                    ),
-                    document.location(message.pointer),
-                    related=(
-                        event_enum.site.document.location(
-                            event_enum.site.pointer, note=f"the event-type enum ({why})"
-                        ),
-                    ),
-                    key=f"{channel}:{message.name}",
+            drift = drifts.setdefault(event_enum.label, (event_enum, channel, why, severity, []))
+            drift[4].extend(
+                (message, severity)
+                for message in by_channel[channel]
+                if message.name not in event_enum.values
+            )
+        for event_enum, channel, why, severity, lacking in drifts.values():
+            missing = [v for v in event_enum.values if v not in named] if undescribed else []
+            if lacking and missing:
+                # Both ways (issue 48): one drift, one finding at the enum.
+                yield _both_ways(
+                    document, event_enum, channel, why, severity, lacking, missing, named
                 )
-            missing = [v for v in event_enum.values if v not in named]
-            if undescribed and missing and event_enum.label not in reported:
-                reported.add(event_enum.label)
-                shown = ", ".join(f"`{v}`" for v in missing[:_SHOWN])
-                more = f" and {len(missing) - _SHOWN} more" if len(missing) > _SHOWN else ""
-                fix = "describe each event with a message (its payload), or remove the values no host sends"
-                every = ", ".join(f"`{v}`" for v in missing)
-                yield Finding(
-                    ID,
-                    severity,
-                    first_fitting(
-                        f"{len(missing)} value(s) of this event-type enum have no message in "
-                        f"`{document.path}`: {shown}{more}; {fix}",
-                        f"{len(missing)} value(s) of this event-type enum have no message in "
-                        f"`{document.path}` (see the related location); {fix}",
-                        f"{len(missing)} value(s) of this event-type enum have no message (see "
-                        "the related location)",
-                    ),
-                    event_enum.site.document.location(_enum_pointer(event_enum.site)),
-                    related=(
-                        document.location(
-                            join_pointer("/channels", channel),
-                            note=f"the channel bound to this enum ({why}); no message for {every}",
-                        ),
-                    ),
-                    key=f"undescribed:{document.path}",
-                )
+                continue
+            for message, message_severity in lacking:
+                yield _lacking(document, event_enum, why, message, message_severity)
+            if missing:
+                yield _undescribed(document, event_enum, channel, why, severity, missing)
+
+
+def _lacking(
+    document: Document, event_enum: EventEnum, why: str, message: Message, severity: Severity
+) -> Finding:
+    """A message whose name the event-type enum lacks: at the message, the enum related."""
+    fix = "add it to the enum, or rename the message to the event type it carries"
+    channel = message.channel
+    return Finding(
+        ID,
+        severity,
+        first_fitting(
+            f"message `{message.name}` on channel `{channel}` is not a value of "
+            f"`{event_enum.label}` ({why}): {fix}",
+            f"message `{message.name}` on channel `{channel}` is not a value of "
+            f"`{event_enum.label}` ({why.split(':')[0]}): {fix}",
+            f"message `{message.name}` is not a value of `{event_enum.label}` "
+            f"({why.split(':')[0]}): {fix}",
+            f"message `{message.name}` is not a value of the event-type enum "
+            f"({why.split(':')[0]}): {fix}",
+            f"message `{message.name}` is not a value of the event-type enum: {fix}",
+        ),
+        document.location(message.pointer),
+        related=(
+            event_enum.site.document.location(
+                event_enum.site.pointer, note=f"the event-type enum ({why})"
+            ),
+        ),
+        key=f"{channel}:{message.name}",
+    )
+
+
+_DESCRIBE = "describe each event with a message (its payload), or remove the values no host sends"
+
+
+def _undescribed(
+    document: Document,
+    event_enum: EventEnum,
+    channel: str,
+    why: str,
+    severity: Severity,
+    missing: list[str],
+) -> Finding:
+    """The enum's values no message of ``document`` names: one finding at the enum."""
+    return Finding(
+        ID,
+        severity,
+        first_fitting(
+            f"{len(missing)} value(s) of this event-type enum have no message in "
+            f"`{document.path}`: {_quote(missing)}; {_DESCRIBE}",
+            f"{len(missing)} value(s) of this event-type enum have no message in "
+            f"`{document.path}` (see the related location); {_DESCRIBE}",
+            f"{len(missing)} value(s) of this event-type enum have no message (see "
+            "the related location)",
+        ),
+        event_enum.site.document.location(_enum_pointer(event_enum.site)),
+        related=(_channel_place(document, channel, why, missing),),
+        key=f"undescribed:{document.path}",
+    )
+
+
+def _both_ways(
+    document: Document,
+    event_enum: EventEnum,
+    channel: str,
+    why: str,
+    severity: Severity,
+    lacking: list[tuple[Message, Severity]],
+    missing: list[str],
+    named: set[str],
+) -> Finding:
+    """Messages the enum lacks and values no message names (an event renamed on one side): one
+    finding at the enum with the fingerprint of its values without messages, each message
+    related and a member with the key of the finding it has alone (so waivers, baselines and
+    the gate still match it there), and a value x side table, as enum-drift's two-way drift."""
+    # in the document's order, as the messages are read
+    lacking = sorted(lacking, key=lambda item: document.location(item[0].pointer))
+    names = list(dict.fromkeys(message.name for message, _ in lacking))
+    count = len(lacking)
+    messages = f"{count} message{'s' if count > 1 else ''} of `{document.path}`"
+    fix = (
+        "add each name to the enum or rename its message to the event type it carries, and "
+        + _DESCRIBE
+    )
+    candidates = [
+        f"{label} lacks {_quote(names, shown)}, which {messages} name{'' if count > 1 else 's'}"
+        f"{tag}, and {len(missing)} of its values {'has' if len(missing) == 1 else 'have'} no "
+        f"message there: {_quote(missing, shown)}; {fix}"
+        for shown in (_SHOWN, 3, 1)
+        for tag in (f" ({why})", f" ({why.split(':')[0]})")
+        for label in (f"`{event_enum.label}`", "the event-type enum")
+    ]
+    places = [
+        document.location(
+            message.pointer,
+            note=f"message `{message.name}` on channel `{message.channel}`, which the enum lacks",
+        )
+        for message, _ in lacking
+    ]
+    related, unlisted = bounded_related(
+        (places[:RELATED_LIMIT], len(places)),
+        ([_channel_place(document, channel, why, missing)], 1),
+        room=RELATED_LIMIT,
+    )
+    enum_place = event_enum.site.document.location(_enum_pointer(event_enum.site))
+    members = (
+        Member(enum_place, f"undescribed:{document.path}"),
+        *(
+            Member(place, f"{message.channel}:{message.name}")
+            for place, (message, _) in zip(places, lacking, strict=True)
+        ),
+    )
+    return Finding(
+        ID,
+        max([severity, *(s for _, s in lacking)]),
+        first_fitting(*candidates) + left_out(len(related), unlisted),
+        enum_place,
+        related=related,
+        key=f"undescribed:{document.path}",
+        members=members,
+        table=presence_table(
+            names + missing,
+            [(event_enum.label, set(event_enum.values)), (document.path, named)],
+        ),
+    )
+
+
+def _channel_place(document: Document, channel: str, why: str, missing: list[str]) -> Location:
+    every = ", ".join(f"`{v}`" for v in missing)
+    return document.location(
+        join_pointer("/channels", channel),
+        note=f"the channel bound to this enum ({why}); no message for {every}",
+    )
+
+
+def _quote(values: list[str], shown: int = _SHOWN) -> str:
+    text = ", ".join(f"`{v}`" for v in values[:shown])
+    return text + (f" and {len(values) - shown} more" if len(values) > shown else "")
 
 
 def _messages(document: Document) -> Iterator[Message]:

@@ -412,3 +412,25 @@ def test_a_corpus_summary_with_no_base_fits_a_comment() -> None:
     # With a gate it is the gate's report.
     gated = replace(make_report([DRIFT]), gate=Gate("`main`"))
     assert renderer("markdown-summary")(gated) == renderer("markdown")(gated)
+
+
+def test_a_new_finding_grouped_by_its_cause_names_its_rule_and_a_whole_clause() -> None:
+    """Grouped under the changed file that caused them, the new findings have no rule heading:
+    each section names its rule (a waiver needs it), and its heading, cut to a few words of the
+    message, ends at a clause, not on the first word of the next one ("…; its…")."""
+    failing = Finding(
+        "example-invalid",
+        Severity.WARNING,
+        'example at /done: "no" is not of type "boolean" (keyword `type`); its shape binds it '
+        "to `schemas/a.json#/$defs/Job`",
+        Location("examples/job.json", 3, 3, pointer="/done"),
+    )
+    report = replace(
+        make_report([failing, DUPLICATE]),
+        gate=Gate("`main`", changed_files=("examples/job.json", "schemas/a.json")),
+    )
+    text = renderer("markdown")(report)
+    assert "**warning** `example-invalid` at `corpus/examples/job.json:3:3` (`/done`)" in text
+    assert "**error** `dup-key` at `corpus/schemas/a.json:3:3` (`/type`)" in text
+    heading = next(line for line in text.splitlines() if line.startswith("#### `corpus/examples"))
+    assert heading.endswith("(keyword `type`)…"), heading

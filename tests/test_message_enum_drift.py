@@ -57,17 +57,55 @@ def corpus_files(names: list[str], payload_type: str | None = None) -> dict[str,
 def test_a_message_the_inferred_enum_lacks_and_values_without_messages(
     make_corpus: MakeCorpus,
 ) -> None:
+    """One way at a time: a message the enum lacks is a finding at the message, the enum's
+    values without a message one finding at the enum."""
     names = ["run.started", "run.completed", "run.failed", "run.annotated"]
     root = make_corpus(corpus_files(names))
-    message, undescribed = findings(root)
+    [message] = findings(root, {"undescribed": False})
     assert message.location.path == "api/asyncapi.yaml"
     assert message.location.pointer == "/channels/runEvents/messages/m3"
     assert "`run.annotated`" in message.message and "inferred" in message.message
     assert message.related[0].pointer == "/$defs/RunEventType"
+    (root / "api/asyncapi.yaml").write_text(asyncapi(names[:3]))
+    [undescribed] = findings(root)
     assert undescribed.location.pointer == "/$defs/RunEventType/enum"
     assert "`node.completed`" in undescribed.message
+    assert undescribed.related[0].pointer == "/channels/runEvents"
     (root / "api/asyncapi.yaml").write_text(asyncapi(EVENT_TYPES))
     assert findings(root) == []
+
+
+def test_a_drift_both_ways_is_one_finding_at_the_enum(make_corpus: MakeCorpus) -> None:
+    """A message the enum lacks and an enum value no message names (an event renamed on one
+    side) is one drift (issue 48): one finding at the enum, with the fingerprint it has when
+    only its values lack messages, the message related and a member with the fingerprint its
+    own finding had, and a value x side table."""
+    names = ["run.started", "run.completed", "run.failed", "run.annotated"]
+    root = make_corpus(corpus_files(names))
+    [drift] = findings(root)
+    assert drift.location.pointer == "/$defs/RunEventType/enum"
+    assert "`run.annotated`" in drift.message and "`node.completed`" in drift.message
+    assert [r.pointer for r in drift.related] == [
+        "/channels/runEvents/messages/m3",
+        "/channels/runEvents",
+    ]
+    assert drift.table is not None
+    assert drift.table.headers == (
+        "value",
+        "schemas/run-event.schema.json#/$defs/RunEventType",
+        "api/asyncapi.yaml",
+    )
+    assert drift.table.rows == (
+        ("run.annotated", "missing", "present"),
+        ("node.completed", "present", "missing"),
+    )
+    [message] = findings(root, {"undescribed": False})
+    at_enum, at_message = drift.members
+    assert drift.at(at_message).fingerprint == message.fingerprint
+    assert drift.at(at_message).location == message.location
+    (root / "api/asyncapi.yaml").write_text(asyncapi(names[:3]))
+    [undescribed] = findings(root)
+    assert drift.fingerprint == drift.at(at_enum).fingerprint == undescribed.fingerprint
 
 
 def test_too_few_shared_names_bind_nothing(make_corpus: MakeCorpus) -> None:
@@ -79,9 +117,9 @@ def test_too_few_shared_names_bind_nothing(make_corpus: MakeCorpus) -> None:
 def test_a_configured_binding_is_an_error_and_needs_no_majority(make_corpus: MakeCorpus) -> None:
     root = make_corpus(corpus_files(["run.started", "chat.opened"]))
     options = {"enums": {"runEvents": "schemas/run-event.schema.json#/$defs/RunEventType"}}
-    found = findings(root, options)
-    assert [f.severity for f in found] == [Severity.ERROR, Severity.ERROR]
-    assert "`chat.opened`" in found[0].message and "configured" in found[0].message
+    [found] = findings(root, options)
+    assert found.severity is Severity.ERROR
+    assert "`chat.opened`" in found.message and "configured" in found.message
     assert findings(root, {**options, "undescribed": False})[0].location.path == (
         "api/asyncapi.yaml"
     )

@@ -585,3 +585,27 @@ def test_the_script_measures_each_heuristic_over_the_findings_it_made(tmp_path: 
     }
     text = script.document({}, "d" * 64, measured, unattributed)  # type: ignore[attr-defined]
     assert json.loads(text)["heuristics"] == measured and json.loads(text)["unattributed"] == 1
+
+
+def test_a_rule_is_judged_by_what_it_reports_without_its_held_back_heuristics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 30 labels of example-invalid are noise of a heuristic that only preview mode runs: the
+    # findings it reports by default (70 of 70 true) put it in the default set.
+    table = dict(preview.measured())
+    table["example-invalid"] = preview.Measure(labels=100, true=70, noise=30)
+    monkeypatch.setattr(preview, "measured", lambda: table)
+    heuristics = dict(preview.measured_heuristics())
+    heuristics["example-invalid/adjacent-text"] = preview.Measure(labels=30, noise=30)
+    monkeypatch.setattr(preview, "measured_heuristics", lambda: heuristics)
+    assert preview.why_heuristic_preview("example-invalid/adjacent-text")
+    assert preview.default_measure("example-invalid") == preview.Measure(labels=70, true=70)
+    assert not preview.is_preview("example-invalid")
+    said = preview.precision_lines("example-invalid")[0]
+    assert "70% over 100 labelled findings" in said
+    assert "without its preview heuristics (what it reports by default) 100% over 70" in said
+    # A held-back heuristic's true labels (10, under the 20 needed) do not lift a rule either:
+    # the rule's default findings alone decide (50 true of 90).
+    heuristics["example-invalid/adjacent-text"] = preview.Measure(labels=10, true=10)
+    table["example-invalid"] = preview.Measure(labels=100, true=60, noise=40)
+    assert preview.why_preview("example-invalid") == "precision 56%, under 90%"

@@ -519,8 +519,8 @@ def test_markdown_shows_both_sides_of_the_drift() -> None:
     assert "> 4 |     X:" in yaml_excerpt.content
     assert "- `corpus/docs/guide.md:6:1` — the prose lists a\\|b\\|c" in text
     assert "### `corpus/schemas/a.json:6` — enum `a|b` differs from the prose" in text
-    assert f"**warning** at `corpus/schemas/a.json:6:7` (`{POINTER}`)" in text
-    assert "**info** at `corpus/docs/guide.md:3:1` (`#payload`)" in text
+    assert f"**warning** `enum-drift` at `corpus/schemas/a.json:6:7` (`{POINTER}`)" in text
+    assert "**info** `prose-note` at `corpus/docs/guide.md:3:1` (`#payload`)" in text
 
 
 def test_markdown_marks_a_location_range() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -103,6 +103,20 @@ class Table:
     def as_data(self) -> dict[str, Any]:
         """What JSON and SARIF carry: ``{"headers": [...], "rows": [[...], ...]}``."""
         return {"headers": list(self.headers), "rows": [list(row) for row in self.rows]}
+
+
+def presence_table(values: Sequence[str], sides: Sequence[tuple[str, Collection[str]]]) -> Table:
+    """The value x side table of a drift (issue 48): a row for each of ``values``, in order, and
+    a column for each side (its header, a place, and the values it lists), each cell "present"
+    or "missing". enum-drift's sides are the enum and the prose places, message-enum-drift's the
+    event-type enum and the AsyncAPI document's messages."""
+    return Table(
+        ("value", *(header for header, _ in sides)),
+        tuple(
+            (value, *("present" if value in listed else "missing" for _, listed in sides))
+            for value in values
+        ),
+    )
 
 
 class Wording(str):

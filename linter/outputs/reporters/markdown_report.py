@@ -27,7 +27,7 @@ from posixpath import splitext
 
 from speclint.analyses.contract_change import Change
 from speclint.common.controls import visible
-from speclint.common.findings import Finding, Location, Severity, Table
+from speclint.common.findings import Finding, Location, Severity, Table, fitted
 from speclint.outputs.reporters import FixedFinding, Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
 from speclint.run.baseline import change_phrase
@@ -106,10 +106,13 @@ def code(text: str) -> str:
 
 
 def short(message: str) -> str:
+    """A heading's start of ``message``: its first line, else cut where the terminal breaks a
+    long line (``fitted``: at its last clause that fits, a word outside a code span if none
+    does), so a heading does not end in the first word of the next clause ("…; its…")."""
     first = message.strip().split("\n", 1)[0].strip()
     if len(first) <= SHORT_MESSAGE:
         return first
-    cut = first[:SHORT_MESSAGE].rsplit(" ", 1)[0] or first[:SHORT_MESSAGE]
+    cut = fitted(first, SHORT_MESSAGE - 1).split("\n", 1)[0]
     return cut.rstrip(" ,;:") + "…"
 
 
@@ -319,7 +322,10 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
         f"{level} {code(place(report.root, location, with_column=False))} — "
         f"{escape_text(short(finding.terminal_message))}",
         "",
-        f"**{finding.severity.label}** at {code(place(report.root, location))}{anchor(location)}",
+        # The rule's id, which a waiver and `speclint rule` need: the gate report groups findings
+        # by the file that caused them, so no heading names it there.
+        f"**{finding.severity.label}** {code(finding.rule)} at "
+        f"{code(place(report.root, location))}{anchor(location)}",
         "",
         paragraph(finding.message),
         "",
