@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import run_rule
-from speclint.analyses import inlining, units, validation
+from speclint.analyses import inlining, openapi_validation, units, validation
 from speclint.analyses.context import Context
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
@@ -417,8 +417,8 @@ def test_what_a_unit_reads_is_within_what_its_refs_reach(make_corpus: MakeCorpus
     corpus = Context.load(root, load_config(root))
     document = corpus.documents["api/openapi.yaml"]
     reached = set(units.reach(corpus, document.path))
-    view = openapi_invalid._inlined(corpus, document)
-    parts = {part.path for part, _, _ in openapi_invalid._api_parts(corpus, document)}
+    view = openapi_validation._inlined(corpus, document)
+    parts = {part.path for part, _, _ in openapi_validation._api_parts(corpus, document)}
     assert {"api/ops/list.yaml", "api/ops/more.yaml", "api/texts.yaml"} <= view.files()
     assert view.files() <= reached
     assert parts - {document.path} <= reached

@@ -14,19 +14,39 @@ document(s) of the corpus in which its actions' targets resolve deepest (each ta
 plain member names, ``$.components.schemas.Pet``, up to the first filter or wildcard: the members
 found, summed over the actions; an ``update`` may add the last member).
 
-Limits: a target's filters and wildcards are not evaluated (only its plain prefix is followed);
-findings are not yet matched to the nodes an action replaces.
+Which document an overlay applies to, as ``speclint files`` says it, follows only the targets'
+plain prefixes. The rules read more (issue 49): each target evaluated as the RFC 9535 JSONPath
+it is (:func:`compiled`, by jsonpath-rfc9535) against the document the overlay applies to
+(:func:`applied_to`: its ``extends``, a corpus file, else the document its targets point into),
+the overlay validated against the official Overlay 1.0 JSON Schema (:func:`overlay_validator`,
+vendored in ``speclint/data/overlay`` with its licence and provenance), and its actions applied
+in order to a copy of that document (:func:`apply_action`, Overlay 1.0.0 §4.4.3).
 """
 
 from __future__ import annotations
 
+import copy
+import difflib
 import posixpath
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
 
-from speclint.model.corpus import Corpus
+import jsonpath_rfc9535
+import jsonschema
+import yaml
+from jsonschema.protocols import Validator
+
+from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
+
+OVERLAY_DATA = "data/overlay"
+# The Overlay releases whose official JSON Schema speclint ships (``speclint/data/overlay``).
+OVERLAY_SCHEMAS = {"1.0": "1.0.yaml"}
 
 # A plain member of a JSONPath target: `.name` or `['name']` / `["name"]`.
 _MEMBER = re.compile(r"\.([A-Za-z0-9_$-]+)|\[(['\"])(.*?)\2\]")
@@ -96,3 +116,215 @@ def _resolved(data: Any, members: list[str]) -> int:
             break
         node, found = node[member], found + 1
     return found
+
+
+@cache
+def overlay_validator() -> Validator:
+    """The validator of the official Overlay 1.0 JSON Schema (vendored: PROVENANCE.json)."""
+    text = resources.files("speclint").joinpath(OVERLAY_DATA, OVERLAY_SCHEMAS["1.0"])
+    schema = yaml.safe_load(text.read_text("utf-8"))
+    # 2020-12, self-contained (its `$ref`s are to its own `$defs`); `format` is an annotation.
+    validator: Validator = jsonschema.Draft202012Validator(schema)
+    return validator
+
+
+def schema_release(data: Any) -> str | None:
+    """The release of the shipped schema that judges ``data`` (``1.0`` for ``overlay: 1.0.x``),
+    or None: a release speclint ships no schema of (``1.1.0``)."""
+    declared = str(data.get("overlay", "")) if isinstance(data, dict) else ""
+    release = ".".join(declared.split(".")[:2])
+    return release if release in OVERLAY_SCHEMAS else None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The corpus documents an overlay applies to (``paths``), or why none (``why``): its
+    ``extends`` names a document the repository does not hold, or nothing points anywhere."""
+
+    paths: tuple[str, ...]
+    why: str = ""
+
+
+def applied_to(corpus: Corpus, document: Document) -> Applied:
+    """Where the rules check an overlay's actions. Its ``extends`` when it has one (Overlay
+    1.0.0 §4.4.1): a corpus OpenAPI document, or none at all (a remote URL, a file the
+    repository does not hold: not guessed at, since what the overlay edits is elsewhere). With
+    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in."""
+    data = document.data
+    extends = data.get("extends") if isinstance(data, dict) else None
+    if isinstance(extends, str):
+        named = _local(document.path, extends)
+        found = corpus.documents.get(named) if named is not None else None
+        if found is not None and found.usable and found.kind is DocumentKind.OPENAPI:
+            return Applied((found.path,))
+        where = "a remote document" if named is None else "a file the repository does not hold"
+        # Not guessed at: the repository may hold a copy (issue 45: ``speclint files`` names
+        # the document its targets point into), but which version of it is not known.
+        copies = list(_targets(corpus, document.path, {**data, "extends": None}, _apis(corpus)))
+        held = (
+            f" (the repository's {', '.join(copies)} may be a copy: not assumed)" if copies else ""
+        )
+        return Applied((), f"its `extends` ({extends}) names {where}{held}")
+    paths = (
+        tuple(_targets(corpus, document.path, data, _apis(corpus)))
+        if isinstance(data, dict)
+        else ()
+    )
+    if not paths:
+        return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
+    return Applied(paths)
+
+
+def _apis(corpus: Corpus) -> list[Document]:
+    return [d for d in corpus.documents.values() if d.kind is DocumentKind.OPENAPI and d.usable]
+
+
+def _local(path: str, extends: str) -> str | None:
+    """The corpus path an ``extends`` names relative to the overlay's folder (Overlay 1.0.0
+    §4.3: a relative reference is resolved against the overlay's URI), None for a URL."""
+    if "://" in extends or extends.startswith("/"):
+        return None
+    return posixpath.normpath(posixpath.join(posixpath.dirname(path), extends.split("#")[0]))
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of an overlay: where it is written (``pointer``, ``/actions/2``) and what."""
+
+    pointer: str
+    target: str
+    update: Any
+    updates: bool  # has an `update` (which may be `null`)
+    remove: bool
+
+
+def actions_of(data: Any) -> list[Action]:
+    """The actions of an overlay with a string ``target``, in order (the others are the
+    schema's: ``overlay-invalid``)."""
+    listed = data.get("actions") if isinstance(data, dict) else None
+    found = []
+    for index, action in enumerate(listed if isinstance(listed, list) else ()):
+        if isinstance(action, dict) and isinstance(action.get("target"), str):
+            found.append(
+                Action(
+                    f"/actions/{index}",
+                    action["target"],
+                    action.get("update"),
+                    "update" in action,
+                    action.get("remove") is True,
+                )
+            )
+    return found
+
+
+def compiled(target: str) -> jsonpath_rfc9535.JSONPathQuery | str:
+    """The JSONPath query of a target (RFC 9535), or why it is none (its syntax error)."""
+    try:
+        return jsonpath_rfc9535.compile(target)
+    except jsonpath_rfc9535.JSONPathError as error:
+        return str(error)
+    except (RecursionError, ValueError) as error:  # nested past the parser's depth
+        return f"cannot be read ({type(error).__name__})"
+
+
+Step = tuple[str | int, ...]
+
+
+def selected(query: jsonpath_rfc9535.JSONPathQuery, data: Any) -> list[Step]:
+    """The locations of the nodes ``query`` selects in ``data`` (each a tuple of members and
+    indexes from the root), in the order RFC 9535 gives them; none when evaluating it fails."""
+    try:
+        return [tuple(node.location) for node in query.finditer(data)]
+    except (jsonpath_rfc9535.JSONPathError, RecursionError, TypeError, ValueError):
+        return []
+
+
+def nearest(data: Any, target: str) -> tuple[str, str, Any, str | None]:
+    """Where a target that selects nothing stops matching: the longest plain prefix of it that
+    resolves (``$.paths``), its JSON pointer, the node there, and the member the target names
+    next that the node lacks (None when the whole plain prefix resolves and a filter or
+    wildcard after it selects nothing)."""
+    node, at, pointer = data, "$", ""
+    for member in _plain_members(target):
+        if not isinstance(node, dict) or member not in node:
+            return at, pointer, node, member
+        node, pointer = node[member], join_pointer(pointer, member)
+        at += f".{member}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", member) else f"[{member!r}]"
+    return at, pointer, node, None
+
+
+def near_names(missing: str, node: Any) -> list[str]:
+    """The members of ``node`` closest to ``missing`` (a case-only miss first), at most three."""
+    if not isinstance(node, dict):
+        return []
+    names = [str(name) for name in node]
+    same_case = [name for name in names if name.lower() == missing.lower()]
+    return same_case or difflib.get_close_matches(missing, names, n=3, cutoff=0.6)
+
+
+def apply_action(data: Any, action: Action) -> Any:
+    """``data`` after ``action`` (Overlay 1.0.0 §4.4.3), changed in place where it can be:
+    ``remove: true`` removes each selected node from the object or array holding it;
+    otherwise an ``update`` is merged into each selected object (recursively, members of the
+    update replacing those of the same name that are not both objects) or appended to each
+    selected array. A primitive node selected is left as it is (the specification allows only
+    objects and arrays), and so is everything when the target is no JSONPath."""
+    query = compiled(action.target)
+    if isinstance(query, str):
+        return data
+    places = selected(query, data)
+    if action.remove:
+        # Removed deepest and last first, so that an array's later indexes stay right.
+        for place in sorted(places, key=_removal_order, reverse=True):
+            if not place:
+                continue  # `$` itself: nothing holds it
+            holder, last = _at(data, place[:-1]), place[-1]
+            if _holds(holder, last):
+                del holder[last]
+        return data
+    if not action.updates:
+        return data
+    for place in places:
+        node = _at(data, place)
+        if isinstance(node, dict) and isinstance(action.update, dict):
+            _merge(node, action.update)
+        elif isinstance(node, list):
+            node.append(copy.deepcopy(action.update))
+    return data
+
+
+def _removal_order(place: Step) -> tuple[int, tuple[tuple[int, str], ...]]:
+    """Deepest first, then by index: members and indexes never compared with each other."""
+    return len(place), tuple((s, "") if isinstance(s, int) else (-1, str(s)) for s in place)
+
+
+def _at(data: Any, place: Step) -> Any:
+    node = data
+    for step in place:
+        if not _holds(node, step):
+            return None
+        node = node[step]
+    return node
+
+
+def _holds(node: Any, step: str | int) -> bool:
+    """Whether ``node`` has the member or the index ``step``."""
+    if isinstance(node, dict):
+        return step in node
+    return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+
+
+def _merge(node: dict[Any, Any], update: dict[Any, Any]) -> None:
+    for name, value in update.items():
+        if isinstance(node.get(name), dict) and isinstance(value, dict):
+            _merge(node[name], value)
+        else:
+            node[name] = copy.deepcopy(value)
+
+
+def step_pointer(place: Step) -> str:
+    """A location as a JSON pointer."""
+    pointer = ""
+    for step in place:
+        pointer = join_pointer(pointer, step)
+    return pointer

@@ -25,6 +25,9 @@ class DocumentKind(enum.Enum):
     SCHEMA = "json-schema"
     OPENAPI = "openapi"
     ASYNCAPI = "asyncapi"
+    # An OpenAPI Overlay (`overlay: 1.0.x`): JSONPath-targeted edits of an OpenAPI document
+    # (issue 49; ``speclint.analyses.overlays`` reads it).
+    OVERLAY = "overlay"
     INSTANCE = "instance"  # data that names the schema it follows
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
     MARKDOWN = "markdown"
@@ -538,6 +541,8 @@ def _object_schema(data: dict[str, Any]) -> bool:
 # The start of the reason ``speclint.model.corpus.refine`` gives a file it classifies as a schema
 # only because a `$ref` names it (the file says nothing of itself).
 REFERENCED_REASON = "the target of a `$ref`"
+# An Overlay's version as written (`1.0.0`; `1.0`, a YAML number): a release number.
+OVERLAY_VERSION = re.compile(r"^\d+\.\d+")
 
 
 def contradicts_schema(data: Any) -> bool:
@@ -574,6 +579,19 @@ def classify(
         if "swagger" in data and not isinstance(data["swagger"], (dict, list)):
             return Classification(
                 DocumentKind.OPENAPI, f"Swagger {data['swagger']}", f"`swagger: {data['swagger']}`"
+            )
+        if (
+            "overlay" in data
+            and OVERLAY_VERSION.match(str(data["overlay"]))
+            and ("actions" in data or "info" in data)
+        ):
+            # Overlay 1.0.0 §4.4.1 (Overlay Object): `overlay` (REQUIRED) is its version, beside
+            # `info` and `actions`; an `overlay: true` flag of a tool's configuration is none.
+            text_version = str(data["overlay"])
+            return Classification(
+                DocumentKind.OVERLAY,
+                f"Overlay {'.'.join(text_version.split('.')[:2])}",
+                f"`overlay: {text_version}`",
             )
         if "asyncapi" in data and not isinstance(data["asyncapi"], (dict, list)):
             text_version = str(data["asyncapi"])

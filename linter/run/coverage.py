@@ -96,6 +96,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "API document of a version whose official schema speclint does not ship",
         "API documents of versions whose official schemas speclint does not ship",
     ),
+    "overlay-target": (
+        "OpenAPI Overlay whose document is not in the repository, its actions not checked",
+        "OpenAPI Overlays whose documents are not in the repository, their actions not checked",
+    ),
     "not-inlined": (
         "`$ref` a bundler inlines, past the size speclint inlines for one document",
         "`$ref`s a bundler inlines, past the size speclint inlines for one document",

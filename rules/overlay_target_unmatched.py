@@ -1,0 +1,145 @@
+"""An Overlay action whose ``target`` selects no node of the document the overlay applies to.
+
+What it does
+    Evaluates each action's ``target`` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
+    against the OpenAPI document the overlay applies to: its ``extends`` when that names a
+    corpus file, else the document its targets' plain prefixes point into (``speclint
+    files`` says which). A target that selects nothing is reported at the target, with where it
+    stops matching: the longest plain prefix that resolves (``$.paths``) and the members there
+    closest to the one it names. A target that is no JSONPath is reported with the parser's
+    reason. An overlay whose ``extends`` names a remote document, or one the repository does
+    not hold, is not checked, and the run says so among what it did not check.
+
+Why is this bad?
+    Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
+    action silently: nothing changes. An edit meant for ``/pets`` written against ``/pet``, or
+    kept after the document renamed the path, leaves the published document uncorrected.
+
+Example
+    ::
+
+        # openapi.yaml has paths /pets and /pets/{petId}
+        overlay: 1.0.0
+        extends: openapi.yaml
+        actions:
+          - target: $.paths['/pet'].get
+            update: {summary: List the pets}
+
+    FAIL: ``target `$.paths['/pet'].get` selects no node of openapi.yaml: `$.paths` has no
+    member `/pet` (did you mean `/pets`?) ...``
+
+Use instead
+    ::
+
+          - target: $.paths['/pets'].get
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    An overlay with neither ``extends`` nor a target whose plain prefix resolves is not
+    checked. Where the targets point into several documents equally, a target is reported
+    only when it selects nothing in any of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.overlays import (
+    Action,
+    actions_of,
+    applied_to,
+    compiled,
+    near_names,
+    nearest,
+    selected,
+)
+from speclint.common.findings import Finding, Severity, headed
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+
+ID = "overlay-target-unmatched"
+SEVERITY = Severity.WARNING
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+# Reads each overlay and the OpenAPI documents it may apply to (any of them: a target's prefix
+# may point into an edited one), so it runs on the whole corpus.
+READS = "structured"
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for overlay in corpus.of_kind(DocumentKind.OVERLAY):
+        if not overlay.usable:
+            continue
+        applied = applied_to(corpus, overlay)
+        if not applied.paths:
+            yield _not_checked(overlay, applied.why)
+            continue
+        documents = [corpus.documents[path] for path in applied.paths]
+        for action in actions_of(overlay.data):
+            yield from _judged(overlay, action, documents)
+
+
+def _judged(overlay: Document, action: Action, documents: list[Document]) -> Iterator[Finding]:
+    at = overlay.location(f"{action.pointer}/target")
+    query = compiled(action.target)
+    if isinstance(query, str):
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"target `{action.target}` is no JSONPath (RFC 9535): {query}; " + _syntax_fix(query),
+            at,
+            key=f"{action.pointer}:syntax",
+        )
+        return
+    if any(selected(query, document.data) for document in documents):
+        return
+    document = documents[0]
+    prefix, pointer, node, missing = nearest(document.data, action.target)
+    if missing is not None:
+        near = near_names(missing, node)
+        where = f"`{prefix}` has no member `{missing}`"
+        if near:
+            fix = f"did you mean {' or '.join(f'`{n}`' for n in near)}? Correct the target"
+        elif isinstance(node, dict) and node:
+            names = [str(n) for n in node]
+            shown = ", ".join(f"`{n}`" for n in names[:8]) + (", …" if len(names) > 8 else "")
+            fix = f"its members are {shown}; correct the target"
+        else:
+            fix = f"`{prefix}` is no object with members; correct the target"
+    else:
+        where = f"`{prefix}` resolves, and what the target selects from it is nothing"
+        fix = "correct the filter or selector after it"
+    fix += ", or delete the action if the document no longer needs it"
+    head = f"target `{action.target}` selects no node of {document.path}"
+    yield Finding(
+        ID,
+        SEVERITY,
+        headed(f"{head}: {where}", f" ({fix})", head),
+        at,
+        related=(document.location(pointer, note="where it stops"),),
+        key=f"{action.pointer}:unmatched:{action.target}",
+    )
+
+
+def _syntax_fix(reason: str) -> str:
+    if "'-'" in reason:
+        # RFC 9535 §2.5.1.1: a member-name shorthand (`.name`) holds letters, digits and `_`
+        # only; `@.x-internal` is read by some tools and rejected by RFC 9535 ones.
+        return "a name with `-` goes in brackets (`@['x-internal']`, `$.paths['/pets']`)"
+    return "write it as RFC 9535 says, as overlay tools read it (`$.paths['/pets'].get`)"
+
+
+def _not_checked(overlay: Document, why: str) -> Finding:
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"overlay not checked: {why}; its targets are not known to match nothing",
+        overlay.location("/extends" if "extends" in overlay.data else ""),
+        key="not-checked",
+        coverage="overlay-target",
+    )
