@@ -277,8 +277,11 @@ def check(
         preview=preview,
         baseline=baseline_path,
         diff_base=diff_base,
-        # The Markdown reports open with what the change does to the contract.
-        describe_change=any(name in ("markdown", "markdown-summary") for name, _ in reports),
+        # The Markdown reports open with what the change does to the contract; the JSON report
+        # carries it (`gate.changes`).
+        describe_change=any(
+            name in ("markdown", "markdown-summary", "json") for name, _ in reports
+        ),
         cache=use_cache,
         debug=debug,
         time_limit=_time_limit(time_limit),
