@@ -153,7 +153,9 @@ def test_the_fixed_lines_on_stderr_are_counted_past_the_first(tmp_path: Path) ->
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
-    (repo / "corpus/docs/links.md").unlink()
+    # The links taken out of the page, not the page deleted: a finding whose file is gone is no
+    # longer checked, not fixed (tests/test_no_longer_checked.py).
+    (repo / "corpus/docs/links.md").write_text("# L\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "fix")
     result = cli("check", "corpus", "--no-cache", "--diff-base", "HEAD~1", cwd=repo)
     assert result.returncode == 0, result.stderr
@@ -193,7 +195,7 @@ def test_the_json_report_carries_the_gate() -> None:
     ]
     assert [f["rule"] for f in document["gate"]["unchanged"]] == ["prose-note"]
     # Not compared (a baseline, or a run not asked to): null, not an empty list.
-    assert document["gate"]["changes"] is None
+    assert document["gate"]["changes"] is None and document["gate"]["no_longer_checked"] == []
 
 
 def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:

@@ -137,6 +137,18 @@ def render(report: Report) -> str:
                 }
                 for c in report.gate.changed
             ],
+            # Gone at the head because the head no longer checks where they were (a file
+            # removed or unreadable, a `$ref` they go through broken), not fixed: each with why.
+            "no_longer_checked": [
+                {
+                    "rule": u.rule,
+                    "path": u.path,
+                    "where": u.where,
+                    "message": u.message,
+                    "why": u.why,
+                }
+                for u in report.gate.no_longer_checked
+            ],
             # What the change does to the contract (with --diff-base; null when the run did not
             # compare the contracts: a baseline): by file, position, kind and description.
             "changes": (
