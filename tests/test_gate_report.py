@@ -153,7 +153,9 @@ def test_the_fixed_lines_on_stderr_are_counted_past_the_first(tmp_path: Path) ->
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
-    (repo / "corpus/docs/links.md").unlink()
+    # The links taken out of the page, not the page deleted: a finding whose file is gone is no
+    # longer checked, not fixed (tests/test_no_longer_checked.py).
+    (repo / "corpus/docs/links.md").write_text("# L\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "fix")
     result = cli("check", "corpus", "--no-cache", "--diff-base", "HEAD~1", cwd=repo)
     assert result.returncode == 0, result.stderr
@@ -192,6 +194,8 @@ def test_the_json_report_carries_the_gate() -> None:
         {"rule": "dup-key", "path": "schemas/old.json", "where": "/a", "message": "key `a` twice"}
     ]
     assert [f["rule"] for f in document["gate"]["unchanged"]] == ["prose-note"]
+    # Not compared (a baseline, or a run not asked to): null, not an empty list.
+    assert document["gate"]["changes"] is None and document["gate"]["no_longer_checked"] == []
 
 
 def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:
@@ -302,6 +306,27 @@ def test_without_a_markdown_report_the_run_does_not_compare_the_contract(tmp_pat
         "`status`: `suspended` added",
         "`status`: `paused` removed",
     ]
+
+
+def test_the_json_report_carries_what_the_change_does_to_the_contract(tmp_path: Path) -> None:
+    """`gate.changes`: the contract comparison a Markdown report opens with, asked for by a JSON
+    report with a base too, one object per change, sorted by place, kind and description."""
+    repo = renamed_enum_value(tmp_path)
+    result = cli("check", ".", "--no-cache", "--diff-base", "HEAD~1", "--format", "json", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    changes = json.loads(result.stdout)["gate"]["changes"]
+    assert [(c["kind"], c["effect"], c["breaking"], c["role"], c["what"]) for c in changes] == [
+        ("enum value added", "additive", False, "client-submitted", "`status`: `suspended` added"),
+        ("enum value removed", "breaking", True, "client-submitted", "`status`: `paused` removed"),
+    ]
+    for change in changes:
+        assert change["location"]["path"] == "schemas/run.schema.json"
+        assert change["location"]["pointer"] == "/properties/status/enum"
+        assert change["location"]["line"] == 7
+        assert change["base_location"]["path"] == "schemas/run.schema.json"
+        assert "`status`" in change["description"]
+    again = cli("check", ".", "--no-cache", "--diff-base", "HEAD~1", "--format", "json", cwd=repo)
+    assert again.stdout == result.stdout
 
 
 def test_an_enum_renamed_where_both_verdicts_agree_is_one_row() -> None:

@@ -41,6 +41,14 @@ PLACES: dict[str, tuple[str, Callable[..., str], dict[str, str | bytes]]] = {
 }
 
 
+# Each kind of group with every place taken out, its files kept: the page no longer lists the
+# value the enums lack; the pages no longer link the missing file.
+TAKEN_OUT: dict[str, dict[str, str | bytes]] = {
+    "enum-drift": {"docs/p.md": STATUS_PAGE.replace(" | `archived`", "")},
+    "broken-link": {"docs/b.md": "# b\n", "docs/c.md": "# c\n"},
+}
+
+
 def files_of(rule: str, names: str, waived: str = "") -> dict[str, str | bytes]:
     pattern, make, common = PLACES[rule]
     return {**common, **{pattern.format(n): make(n, n in waived) for n in names}}
@@ -144,10 +152,15 @@ def test_a_group_is_fixed_only_when_none_of_its_places_remain(tmp_path: Path, ru
     assert (of_rule(shrunk.findings, rule), shrunk.gate.fixed) == ([], ())
     assert [f.location.path for f in of_rule(shrunk.gate.known, rule)] == [path_of(rule, "c")]
     # No place left: fixed, once, named at the place the base reported it.
-    common = PLACES[rule][2]
-    fixed = gate(pull_request(tmp_path / "none", files_of(rule, "bc"), {**common, "x.md": "# X\n"}))
+    after = {**files_of(rule, "bc"), **TAKEN_OUT[rule]}
+    fixed = gate(pull_request(tmp_path / "none", files_of(rule, "bc"), after))
     assert fixed.gate is not None and of_rule(fixed.findings, rule) == []
     assert [(f.rule, f.path) for f in fixed.gate.fixed] == [(rule, path_of(rule, "b"))]
+    # The files of its places deleted: no longer checked, not fixed (speclint.run.unchecked).
+    common = PLACES[rule][2]
+    gone = gate(pull_request(tmp_path / "gone", files_of(rule, "bc"), {**common, "x.md": "# X\n"}))
+    assert gone.gate is not None and gone.gate.fixed == ()
+    assert [(u.rule, u.path) for u in gone.gate.no_longer_checked] == [(rule, path_of(rule, "b"))]
 
 
 def test_a_finding_of_one_place_whose_message_changes_is_changed_not_new_and_fixed(

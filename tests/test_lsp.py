@@ -124,13 +124,32 @@ async def session(root: Path) -> None:
         assert drift.related_information
         assert drift.related_information[0].location.uri == schema_uri
         assert "failed" not in (root / "schemas/run-snapshot.schema.json").read_text()
+        # The drift's table (issue 48) as data, as the JSON report has it; a finding with none
+        # (the broken link) has none.
+        assert isinstance(drift.data, dict)
+        assert drift.data["table"] == {
+            "headers": [
+                "value",
+                "schemas/run-snapshot.schema.json#/properties/status",
+                "spec/runs.md:3",
+            ],
+            "rows": [["failed", "present", "missing"]],
+        }
+        (link,) = editor.diagnostics[other]
+        assert isinstance(link.data, dict) and "table" not in link.data
 
         hover = await editor.client.text_document_hover_async(
             types.HoverParams(types.TextDocumentIdentifier(page_uri), drift.range.start)
         )
         assert hover is not None and isinstance(hover.contents, types.MarkupContent)
-        assert "enum-drift" in hover.contents.value
-        assert "Why is this bad?" in hover.contents.value  # the rule's own documentation
+        shown = hover.contents.value
+        assert hover.contents.kind == types.MarkupKind.Markdown
+        # The finding first: its message, then its table, as the Markdown report shows them.
+        assert shown.startswith("**speclint `enum-drift`** (error)\n\n")
+        assert "`failed`" in shown.split("\n")[2]
+        table = shown.index("| value | `schemas/run-snapshot.schema.json#/properties/status` |")
+        assert shown.index("| `failed` | present | missing |") > table
+        assert table < shown.index("Why is this bad?")  # then the rule's own documentation
 
         actions = await editor.client.text_document_code_action_async(
             types.CodeActionParams(

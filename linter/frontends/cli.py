@@ -277,8 +277,11 @@ def check(
         preview=preview,
         baseline=baseline_path,
         diff_base=diff_base,
-        # The Markdown reports open with what the change does to the contract.
-        describe_change=any(name in ("markdown", "markdown-summary") for name, _ in reports),
+        # The Markdown reports open with what the change does to the contract; the JSON report
+        # carries it (`gate.changes`).
+        describe_change=any(
+            name in ("markdown", "markdown-summary", "json") for name, _ in reports
+        ),
         cache=use_cache,
         debug=debug,
         time_limit=_time_limit(time_limit),
@@ -674,8 +677,9 @@ def _say_held(outcome: Outcome) -> None:
 
 
 def _say_against_head(gate: Gate | None, strict: bool) -> None:
-    """The hook's lines on what HEAD already had, what the commit fixes, and what it changes (a
-    finding whose cause HEAD had, saying something else: neither fixed nor new)."""
+    """The hook's lines on what HEAD already had, what the commit fixes, what it no longer checks
+    (gone, but not fixed), and what it changes (a finding whose cause HEAD had, saying something
+    else: neither fixed nor new)."""
     if gate is not None:
         known, fixed = len(gate.known), len(gate.fixed)
         if known:
@@ -687,6 +691,16 @@ def _say_against_head(gate: Gate | None, strict: bool) -> None:
             )
         if fixed:
             say(f"speclint: this commit fixes {fixed} finding(s)", err=True)
+        unchecked = gate.no_longer_checked
+        if unchecked:
+            # Gone because the commit took them out of sight (a `$ref` broken, a file unreadable
+            # or removed: ``speclint.run.unchecked``), which is no fix.
+            first = "" if len(unchecked) == 1 else "; the first: "
+            say(
+                f"speclint: this commit leaves {len(unchecked)} finding(s) HEAD had no longer "
+                f"checked, not fixed{first or ': '}{unchecked[0].why}",
+                err=True,
+            )
         if gate.changed:
             count, grown = len(gate.changed), len(gate.grown)
             worse = f", {grown} for the worse (listed above)" if grown else ""

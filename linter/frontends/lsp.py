@@ -13,8 +13,12 @@ costs what the files it touches cost.
   time box as on the command line.
 - **What**: one diagnostic per finding: its severity, the rule id as ``code``, ``speclint`` as
   ``source``, the message, and each related location (the other side of a drift) as
-  ``relatedInformation``. A file whose findings are gone gets an empty list.
-- **Hover** on a diagnostic shows its rule's documentation (``speclint rule ID``).
+  ``relatedInformation``; a drift's table (``Finding.table``: each value by side, each property
+  by copy, issue 48) in ``data`` as ``{"headers": [...], "rows": [[...], ...]}``, as the JSON
+  report has it. A file whose findings are gone gets an empty list.
+- **Hover** on a diagnostic shows its message and its table as Markdown (a diagnostic's message
+  is plain text, and editors show no ``data``), then its rule's documentation
+  (``speclint rule ID``).
 - **Code actions**: an ``inline-copy`` finding offers to replace the inline schema with the
   ``$ref`` the finding names (a YAML block mapping or a JSON object, comments and the rest of the
   file untouched). A finding in Markdown is waived by a ``<!-- speclint-ignore rule: reason -->``
@@ -43,6 +47,7 @@ from pygls.lsp.server import LanguageServer
 
 from speclint import __version__
 from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters.markdown_report import paragraph, table_lines
 from speclint.parsing.kinds import MARKDOWN_SUFFIXES
 from speclint.run.engine import EngineError, Options, Outcome, lint
 from speclint.run.resident import Resident
@@ -202,7 +207,7 @@ class SpeclintServer(LanguageServer):
                 code=finding.rule,
                 source="speclint",
                 related_information=related or None,
-                data={"rule": finding.rule, "pointer": finding.location.pointer or ""},
+                data=_data(finding),
             )
             by_path.setdefault(finding.location.path, []).append(Published(diagnostic, finding))
         for path in sorted(set(self.published) | set(by_path)):
@@ -230,7 +235,9 @@ class SpeclintServer(LanguageServer):
         found = self.at(uri, position)
         if not found:
             return None
-        parts = []
+        # Each finding here, its message and table first (what an editor's list of diagnostics
+        # cannot show as a table), then each of their rules' documentation once.
+        parts = [_finding_markdown(p.finding) for p in found]
         for rule_id in dict.fromkeys(p.finding.rule for p in found):
             parts.append(f"**speclint `{rule_id}`**\n\n{self.docs.get(rule_id, '').strip()}")
         return types.Hover(
@@ -422,6 +429,28 @@ def _json_replacement(
             elif start is None and not char.isspace():
                 return None
     return None
+
+
+def _data(finding: Finding) -> dict[str, object]:
+    """A diagnostic's ``data``: the rule and pointer (what a waiver names), and the finding's
+    table (``Table.as_data``) when it has one."""
+    data: dict[str, object] = {"rule": finding.rule, "pointer": finding.location.pointer or ""}
+    if finding.table is not None:
+        data["table"] = finding.table.as_data()
+    return data
+
+
+def _finding_markdown(finding: Finding) -> str:
+    """A finding as a hover shows it: its rule and message, and its table as a GFM table (the
+    Markdown report's: ``table_lines``)."""
+    lines = [
+        f"**speclint `{finding.rule}`** ({finding.severity.label})",
+        "",
+        paragraph(finding.message),
+    ]
+    if finding.table is not None:
+        lines += ["", *table_lines(finding.table)]
+    return "\n".join(lines)
 
 
 def _contains(span: types.Range, position: types.Position) -> bool:

@@ -64,6 +64,19 @@ class FixedFinding:
     message: str
 
 
+@dataclass(frozen=True)
+class UncheckedFinding:
+    """A finding of the base that the head does not have because it no longer checks where it
+    was (``speclint.run.unchecked``: a file it is about is gone, unreadable, or has a `$ref`
+    that no longer resolves): neither fixed nor new. ``why`` says which, in a line."""
+
+    rule: str
+    path: str
+    where: str  # JSON pointer or heading anchor
+    message: str
+    why: str
+
+
 # A value a message quotes (`queued`): what a changed finding added or removed is told by these.
 _QUOTED = re.compile(r"`([^`\n]+)`")
 # The evidence tag enum-drift ends a message with when it fits (and drops when it does not): it
@@ -156,6 +169,9 @@ class Gate:
     # Present before the change, saying something else now (``--diff-base``: same cause, other
     # message); neither in ``known`` nor ``fixed``, nor among the new findings.
     changed: tuple[Changed, ...] = ()
+    # Gone at the head because the head no longer checks where they were (``--diff-base``:
+    # ``speclint.run.unchecked``), not because the change fixed them: never in ``fixed``.
+    no_longer_checked: tuple[UncheckedFinding, ...] = ()
 
     @property
     def grown(self) -> tuple[Finding, ...]:
@@ -355,6 +371,9 @@ class Applied:
     # Findings of one place whose cause an entry of one place has, saying something else
     # (``Matching.causes``): in neither ``new`` nor ``fixed``.
     changed: list[Changed] = field(default_factory=list)
+    # Entries nothing matched whose places the head no longer checks (``--diff-base``: set by
+    # the engine, ``speclint.run.unchecked``), each with why: taken out of ``fixed``.
+    unchecked: list[tuple[Entry, str]] = field(default_factory=list)
 
 
 Identity = tuple[str, ...]
@@ -374,6 +393,11 @@ _KEY_LINE = re.compile(r"(?<=:)\d+(?=:)")
 
 def _unnumbered(message: str) -> str:
     return _LINE_NUMBER.sub(lambda m: f"{m.group(1) or m.group(2) + ':'}#", message)
+
+
+def unnumbered(message: str) -> str:
+    """``message`` with the line numbers it names made ``#``: what it says, lines moving aside."""
+    return _unnumbered(message)
 
 
 def gate_identity(entry: Entry) -> Identity:

@@ -74,6 +74,7 @@ from speclint.run.baseline import (
     Gate,
     Matching,
     Place,
+    UncheckedFinding,
     change_phrase,
     entry_for,
 )
@@ -112,6 +113,7 @@ from speclint.run.selection import (
     needing_a_base,
 )
 from speclint.run.twins import folded
+from speclint.run.unchecked import Revision, about, no_longer_checked
 from speclint.run.waivers import Waived, today
 
 # Before the limit, the rules still running are stopped, so the report of the others is written.
@@ -154,10 +156,10 @@ class Options:
     # Root-relative files and folders whose findings are reported (`speclint check FILE`): the
     # whole corpus is linted, as drift is between files. None: all of them.
     focus: tuple[str, ...] | None = None
-    # With a base: describe the change for a reviewer's report (the markdown formats): what it
-    # does to the contract (``speclint changes``'s analysis) and which files it touched, on the
-    # gate (``Gate.changes``, ``Gate.changed_files``). Off by default: the comparison of the two
-    # revisions' schemas costs time that a plain gate does not need.
+    # With a base: describe the change for a reviewer's report (the Markdown and JSON formats):
+    # what it does to the contract (``speclint changes``'s analysis) and which files it touched,
+    # on the gate (``Gate.changes``, ``Gate.changed_files``). Off by default: the comparison of
+    # the two revisions' schemas costs time that a plain gate does not need.
     describe_change: bool = False
     # A resident checker's memory of this corpus (a daemon's, the language server's): its caches
     # stand in for the cache folder's. Used only for the corpus it was made for, and not with
@@ -353,6 +355,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         sources = corpus.sources() if corpus is not None else _sources(files)
         del files
         base_entries: list[Entry] | None = None
+        base_result: RunResult | None = None
         if result is None:
             assert corpus is not None
             rules = select_rules(corpus, selected)
@@ -361,7 +364,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
                 # The base first: rules that judge the change itself (compat-claim) read it.
                 phase[0] = f"linting the base revision {options.diff_base}"
                 caches = _Caches(parse_cache, rule_cache, run_cache, prepare)
-                corpus.base, base_entries = _lint_base(
+                corpus.base, base_entries, base_result = _lint_base(
                     root, options.diff_base, config, selected, deadline, caches
                 )
                 if parse_cache is not None:
@@ -390,7 +393,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
-    outcome = _compared(options, config, result, sources, corpus, base_entries)
+    outcome = _compared(options, config, result, sources, corpus, base_entries, base_result)
     if options.bindings and corpus is not None:
         phase[0] = "listing the bindings"
         focus = options.focus
@@ -552,6 +555,7 @@ def _compared(
     sources: dict[str, str],
     corpus: Context | None,
     base_entries: list[Entry] | None,
+    base_result: RunResult | None = None,
 ) -> Outcome:
     # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
     # know; the report says what each one held back and which of its entries are fixed.
@@ -565,8 +569,10 @@ def _compared(
                 GATE,
                 lambda done: [
                     f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
-                    f"{len(done.changed)} changed, {len(done.known)} unchanged (not shown)",
+                    + (f"{len(done.unchecked)} no longer checked, " if done.unchecked else "")
+                    + f"{len(done.changed)} changed, {len(done.known)} unchanged (not shown)",
                     *_fixed_lines(done.fixed),
+                    *_unchecked_lines(done.unchecked),
                     *_changed_lines(done.changed),
                 ],
             )
@@ -602,6 +608,7 @@ def _compared(
         ran = set(result.rules) - set(OWN_FINDINGS)
     known: list[Finding] = []
     fixed: list[Entry] = []
+    unchecked: list[tuple[Entry, str]] = []
     changed: list[Changed] = []
     against: list[str] = []
     notes: list[str] = []
@@ -611,6 +618,8 @@ def _compared(
         # not make its entry look fixed.
         applied = apply_baseline(corpus, everything, entries, matching, ran, since=label)
         everything = applied.new
+        if matching is GATE and corpus.base is not None:
+            applied = _unchecked_apart(applied, corpus, result, base_entries or [], base_result)
         if focus is not None:
             applied = Applied(
                 [f for f in applied.new if shown(f)],
@@ -618,10 +627,12 @@ def _compared(
                 [e for e in applied.fixed if in_focus(e.path, focus)],
                 [e for e in applied.unjudged if in_focus(e.path, focus)],
                 [c for c in applied.changed if shown(c.finding)],
+                [(e, why) for e, why in applied.unchecked if in_focus(e.path, focus)],
             )
         findings = applied.new
         known += applied.known
         fixed += applied.fixed
+        unchecked += applied.unchecked
         changed += applied.changed
         against.append(label)
         notes += describe(applied)
@@ -637,6 +648,15 @@ def _compared(
                 )
             ),
             changed=tuple(sorted(changed, key=lambda c: (c.finding.sort_key(), c.base_message))),
+            no_longer_checked=tuple(
+                sorted(
+                    {
+                        UncheckedFinding(e.rule, e.path, e.where, e.message, why)
+                        for e, why in unchecked
+                    },
+                    key=lambda e: (e.path, e.rule, e.where, e.message, e.why),
+                )
+            ),
         )
     if focus is not None:
         result = replace(
@@ -647,8 +667,9 @@ def _compared(
     return Outcome(config, result, findings, sources, gate, notes, corpus)
 
 
-# Fixed entries named on stderr, one line each; the rest are counted. A commit that deletes a page
-# of 3,000 broken links fixes 3,000 findings: the JSON report lists them all (`gate.fixed`).
+# Fixed entries named on stderr, one line each; the rest are counted. A commit that takes 3,000
+# broken links out of a page fixes 3,000 findings: the JSON report lists them all (`gate.fixed`).
+# (One that deletes the page leaves them no longer checked, `gate.no_longer_checked`: counted so.)
 FIXED_SHOWN = 20
 
 
@@ -658,6 +679,53 @@ def _fixed_lines(fixed: list[Entry]) -> list[str]:
         lines.append(
             f"  … and {len(fixed) - FIXED_SHOWN} more fixed (the JSON report, --format json, "
             "lists them all)"
+        )
+    return lines
+
+
+def _unchecked_apart(
+    applied: Applied,
+    corpus: Context,
+    result: RunResult,
+    base_entries: list[Entry],
+    base_result: RunResult | None,
+) -> Applied:
+    """``applied`` with the fixed entries the head no longer checks (``speclint.run.unchecked``:
+    a file they are about gone, unreadable, or with a `$ref` that no longer resolves) taken out
+    of ``fixed`` into ``unchecked``: the hook and the gate never call them fixed."""
+    if not applied.fixed or corpus.base is None:
+        return applied
+    base_findings = base_result.findings if base_result is not None else []
+    base = Revision(
+        frozenset(corpus.base.documents),
+        [*base_findings, *(w.finding for w in (base_result.waived if base_result else []))],
+        base_result.coverage if base_result is not None else (),
+    )
+    head = Revision(
+        frozenset(corpus.documents),
+        [*result.findings, *(w.finding for w in result.waived)],
+        result.coverage,
+    )
+    why = no_longer_checked(applied.fixed, about(base_entries, base_findings), base, head)
+    if not why:
+        return applied
+    return replace(
+        applied,
+        fixed=[e for e in applied.fixed if e not in why],
+        unchecked=[(e, why[e]) for e in applied.fixed if e in why],
+    )
+
+
+def _unchecked_lines(unchecked: list[tuple[Entry, str]]) -> list[str]:
+    """Each finding the head no longer checks on stderr (as many as ``FIXED_SHOWN``), with why."""
+    lines = [
+        f"  no longer checked: [{e.rule}] {e.path} {e.where} ({why})"
+        for e, why in unchecked[:FIXED_SHOWN]
+    ]
+    if len(unchecked) > FIXED_SHOWN:
+        lines.append(
+            f"  … and {len(unchecked) - FIXED_SHOWN} more no longer checked (the JSON report, "
+            "--format json, lists them all)"
         )
     return lines
 
@@ -716,10 +784,11 @@ def _lint_base(
     selected: tuple[str, ...] | None,
     deadline: float | None = None,
     caches: _Caches | None = None,
-) -> tuple[Context, list[Entry]]:
+) -> tuple[Context, list[Entry], RunResult | None]:
     """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
     ``selected`` (the run's rule ids) is None (rules may look at the worktree's files, so they
-    run inside it).
+    run inside it): with the baseline entries of its findings, and the result they were made of
+    (its findings in the entries' order, and its coverage).
 
     With ``caches``, the base is parsed and linted as a plain run on the same files would be: its
     result is keyed by the files' contents (and the corpus root's path, not the worktree's: no
@@ -737,12 +806,13 @@ def _lint_base(
                 base_path, config, files, caches.parse, tree, caches.prepare, hidden
             )
             if selected is None:
-                return base_corpus, []
+                return base_corpus, [], None
             key = run_key(root, config, files, selected, tree) if caches.runs else ""
             del files
-            known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
+            record = caches.runs.get(key) if caches.runs else None
+            known = _recorded_entries(record)
             if known is not None:
-                return base_corpus, known
+                return base_corpus, known, _from_record(record)
             base = _folded(
                 run_rules(
                     base_corpus,
@@ -755,14 +825,14 @@ def _lint_base(
             entries = [entry_for(base_corpus, f) for f in base.findings]
             if caches.runs is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
                 caches.runs.put(key, _record(base, entries))
-            return base_corpus, entries
+            return base_corpus, entries, base
     except GitError as error:
         raise EngineError(str(error)) from None
 
 
 def base_corpus(root: Path, ref: str, config: Config) -> Context:
     """The corpus at git revision REF, parsed but not linted (``speclint changes``)."""
-    corpus, _ = _lint_base(root, ref, config, None)
+    corpus, _, _ = _lint_base(root, ref, config, None)
     return corpus
 
 

@@ -18,6 +18,7 @@ from speclint.outputs.formats import FORMATS as FORMATS
 # types are re-exported here, where reporters and callers have always imported them.
 from speclint.run.baseline import FixedFinding as FixedFinding
 from speclint.run.baseline import Gate as Gate
+from speclint.run.baseline import UncheckedFinding as UncheckedFinding
 from speclint.run.bindings import BoundSet
 from speclint.run.catalog import RuleInfo
 from speclint.run.coverage import Note

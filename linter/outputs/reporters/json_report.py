@@ -17,6 +17,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from speclint.analyses.contract_change import Change
 from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report
@@ -52,6 +53,35 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         # each row a value or property and what each side says of it; null for other findings.
         "table": None if finding.table is None else finding.table.as_data(),
     }
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    """One change of the contract (``speclint changes``), as ``gate.changes`` lists it."""
+    return {
+        "kind": change.kind,
+        "effect": "breaking" if change.breaking else "additive",
+        "breaking": change.breaking,
+        "role": change.role,
+        # What changed in a few words ("`status`: `paused` removed"), else the description.
+        "what": change.summary or change.description,
+        "description": change.description,
+        "location": location_json(change.location),
+        "base_location": None if change.base is None else location_json(change.base),
+    }
+
+
+def _change_order(change: Change) -> tuple[Any, ...]:
+    location = change.location
+    return (
+        location.path,
+        location.line,
+        location.column,
+        location.pointer or "",
+        change.kind,
+        change.description,
+        not change.breaking,
+        change.role,
+    )
 
 
 def render(report: Report) -> str:
@@ -107,5 +137,24 @@ def render(report: Report) -> str:
                 }
                 for c in report.gate.changed
             ],
+            # Gone at the head because the head no longer checks where they were (a file
+            # removed or unreadable, a `$ref` they go through broken), not fixed: each with why.
+            "no_longer_checked": [
+                {
+                    "rule": u.rule,
+                    "path": u.path,
+                    "where": u.where,
+                    "message": u.message,
+                    "why": u.why,
+                }
+                for u in report.gate.no_longer_checked
+            ],
+            # What the change does to the contract (with --diff-base; null when the run did not
+            # compare the contracts: a baseline): by file, position, kind and description.
+            "changes": (
+                None
+                if report.gate.changes is None
+                else [change_json(c) for c in sorted(report.gate.changes, key=_change_order)]
+            ),
         }
     return json_escaped(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -28,7 +28,7 @@ from posixpath import splitext
 from speclint.analyses.contract_change import Change
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity, Table, fitted
-from speclint.outputs.reporters import FixedFinding, Gate, Report
+from speclint.outputs.reporters import FixedFinding, Gate, Report, UncheckedFinding
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
 from speclint.run.baseline import change_phrase
 from speclint.run.coverage import phrase as coverage_phrase
@@ -454,9 +454,15 @@ def one_line(report: Report, finding: Finding) -> str:
     return f"- **{finding.severity.label}** {code(finding.rule)} at {where}: {escape_text(message)}"
 
 
-def fixed_line(fixed: FixedFinding) -> str:
+def fixed_line(fixed: FixedFinding | UncheckedFinding) -> str:
     where = code(fixed.path) + (f" ({code(fixed.where)})" if fixed.where else "")
     return f"- {code(fixed.rule)} at {where}: {escape_text(first_line(fixed.message))}"
+
+
+def unchecked_line(gone: UncheckedFinding) -> str:
+    """A finding of the base the head no longer checks, and why (its file unreadable, a `$ref`
+    it goes through broken): a reviewer reads that the change hid it, not that it fixed it."""
+    return f"{fixed_line(gone)} ({escape_text(gone.why)})"
 
 
 def changed_section(report: Report, gate: Gate, room: int) -> list[str]:
@@ -514,9 +520,10 @@ def listed(lines: list[str], shown: Iterable[str], total: int, room: int, elsewh
 def render_gate(report: Report, gate: Gate) -> str:
     """The reviewer's report of a pull-request gate: what the change does to the contract (when
     the run described the change: ``Gate.changes``), then the new findings, grouped under the
-    changed file that caused each (``Gate.changed_files``), what the change fixes and waives, and the
-    findings that were already there as counts, collapsed at the end. A section with nothing in
-    it is left out. Every line is escaped (``visible``) before it is counted, and every list is
+    changed file that caused each (``Gate.changed_files``), what the change fixes, what it no
+    longer checks (``Gate.no_longer_checked``: not fixed) and what it waives, and the findings
+    that were already there as counts, collapsed at the end. A section with nothing in it is left
+    out. Every line is escaped (``visible``) before it is counted, and every list is
     cut to the room left, so the whole stays within ``GATE_BUDGET``."""
     new = report.findings
     # A finding of the base the change made worse counts as new for the verdict (``Gate.grown``).
@@ -531,7 +538,10 @@ def render_gate(report: Report, gate: Gate) -> str:
         "",
         f"Corpus {code(report.root or '.')} against {escape_text(short_commits(gate.against))} "
         f"(speclint {escape_text(report.tool_version)}): **{len(new)} new**, "
-        f"**{len(gate.fixed)} fixed**, {len(gate.changed)} changed, {len(report.waived)} waived, "
+        f"**{len(gate.fixed)} fixed**, "
+        # Counted apart from the fixed, and only when there are some (``Gate.no_longer_checked``).
+        + (f"{len(gate.no_longer_checked)} no longer checked, " if gate.no_longer_checked else "")
+        + f"{len(gate.changed)} changed, {len(report.waived)} waived, "
         f"{len(gate.known)} unchanged. {verdict}",
     ]
     if gate.changes is not None and not gate.changes:
@@ -563,6 +573,11 @@ def render_gate(report: Report, gate: Gate) -> str:
         lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
         fixed = (fixed_line(entry) for entry in gate.fixed)
         budget -= listed(lines, fixed, len(gate.fixed), budget - reserve // 3, "the JSON report")
+    if gate.no_longer_checked:
+        unchecked = gate.no_longer_checked
+        lines += ["", f"## No longer checked, not fixed ({len(unchecked)})", ""]
+        gone = (unchecked_line(entry) for entry in unchecked)
+        budget -= listed(lines, gone, len(unchecked), budget - reserve // 3, "the JSON report")
     if report.waived:
         lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
         waived = waived_lines(report, brief=True)
