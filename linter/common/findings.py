@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -207,7 +207,7 @@ class Finding:
             return alone
         own = self.members[0].location
         related = list(self.related)
-        spot = next((n for n, place in enumerate(related) if place == here), None)
+        spot = related_spot(related, here, {other.location for other in self.members})
         if spot is not None:
             related[spot] = own
         else:  # a member past the related locations' cap: the place it was at goes first
@@ -222,6 +222,27 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
         return (loc.path, loc.line, loc.column, self.rule, self.message)
+
+
+def related_spot(
+    related: Sequence[Location], here: Location, members: Collection[Location] = ()
+) -> int | None:
+    """Where among ``related`` the place ``here`` (a member of a grouped finding) is: the
+    location equal to it; else one at a line below it in the same file and section that is no
+    member's (``members``), the nearest: enum-drift relates a list at the row of the value in
+    question, and has the list as a member at its first line (issue 48, item 4). None when it
+    is not related."""
+    spot = next((n for n, place in enumerate(related) if place == here), None)
+    if spot is not None:
+        return spot
+    below = [
+        (place.line, n)
+        for n, place in enumerate(related)
+        if (place.path, place.pointer, place.heading) == (here.path, here.pointer, here.heading)
+        and place.line > here.line
+        and place not in members
+    ]
+    return min(below)[1] if below else None
 
 
 # A finding's first line is what a reviewer reads in a terminal or an annotation: about this
