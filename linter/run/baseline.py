@@ -35,7 +35,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -156,6 +156,10 @@ class Gate:
     # Present before the change, saying something else now (``--diff-base``: same cause, other
     # message); neither in ``known`` nor ``fixed``, nor among the new findings.
     changed: tuple[Changed, ...] = ()
+    # The text at the base revision of each of ``changed_files`` it had (an added file is not
+    # here): what a report's ``diff`` excerpt of an edited side compares the head's text with
+    # (issue 48, item 4). Set with ``changed_files``.
+    base_sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def grown(self) -> tuple[Finding, ...]:
