@@ -163,6 +163,9 @@ class _Source:
     field: str | None  # the field the prose names (none for an inline schema)
     turn: int  # when it was found: the prose sets in order, then the API documents
     values: tuple[str, ...] = ()  # every value the place lists: its column of the table
+    # the line of each of ``values`` (a table's row, a list's item: ProseSet.value_lines); empty
+    # when they are all on the location's line
+    lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -439,6 +442,7 @@ def _prose_source(
         prose.field,
         turn,
         prose.values,
+        prose.value_lines,
     )
 
 
@@ -763,7 +767,7 @@ def _missing_in_schema(
     leaves = {prose.location(): found for found in other_way for prose in found.places.first}
     documenting = [
         replace(
-            s.location,
+            _at_values(s.location, s.missing, s.values, s.lines),
             note=f"{s.location.note}{_leaves_out(leaves.get(s.location))}; bound by: {s.evidence}",
         )
         for s in sources[:RELATED_LIMIT]
@@ -816,8 +820,12 @@ def _missing_in_schema(
             )
             for prose in found.places.every
         )
-    columns = [(s.location, s.values) for s in sources]
-    columns += [(prose.location(), prose.values) for f in other_way for prose in f.places.first]
+    columns = [(s.location, s.values, s.lines) for s in sources]
+    columns += [
+        (prose.location(), prose.values, prose.value_lines)
+        for f in other_way
+        for prose in f.places.first
+    ]
     return Finding(
         ID,
         max([lack.severity for lack in lacks] + [found.severity for found in other_way]),
@@ -843,24 +851,53 @@ def _leaves_out(found: _Unlisted | None) -> str:
 TABLE_PLACES = 8
 
 
+def _at_values(
+    location: Location, values: Sequence[str], listed: tuple[str, ...], lines: tuple[int, ...]
+) -> Location:
+    """``location``, a prose place at its list's first line, moved to the lines of ``values``
+    (the rows or items that list them, ``lines`` being the line of each of ``listed``), so that
+    an excerpt of it centres on the row in question (issue 48, item 4): its first line, and the
+    last as its end when they are several. As it is when the place records no lines."""
+    if len(lines) != len(listed):
+        return location
+    at = sorted({lines[listed.index(value)] for value in values if value in listed})
+    if not at or at == [location.line]:
+        return location
+    return replace(location, line=at[0], end_line=at[-1] if at[-1] > at[0] else None)
+
+
 def _table(
     values: list[str],
     enum_place: Location,
     enum: ValueSet,
-    places: list[tuple[Location, tuple[str, ...]]],
+    places: list[tuple[Location, tuple[str, ...], tuple[int, ...]]],
 ) -> Table:
     """The value x side table of a drift (issue 48): a row for each value it is about, whether
-    the enum and each place (the first :data:`TABLE_PLACES`, each once) list it."""
-    columns: dict[Location, tuple[str, ...]] = {}
-    for location, listed in places:
+    the enum and each place (the first :data:`TABLE_PLACES`, each once) list it; a place that
+    lists a value on a line of its own (a table's row, a list's item) says which, the column
+    being headed by the place's first line (issue 48, item 4)."""
+    columns: dict[Location, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+    for location, listed, lines in places:
         if len(columns) < TABLE_PLACES:
-            columns.setdefault(replace(location, note=None), listed)
+            columns.setdefault(replace(location, note=None), (listed, lines))
     allowed = {as_written(v) for v in enum.values}
     return presence_table(
         values,
         [
             (f"{enum_place.path}#{enum.holder.pointer}", allowed),
-            *((f"{place.path}:{place.line}", listed) for place, listed in columns.items()),
+            *((f"{place.path}:{place.line}", listed) for place, (listed, _) in columns.items()),
+        ],
+        [
+            {},
+            *(
+                {
+                    value: line
+                    for value in values
+                    if value in listed
+                    and (line := _at_values(place, [value], listed, lines).line) != place.line
+                }
+                for place, (listed, lines) in columns.items()
+            ),
         ],
     )
 
@@ -939,7 +976,10 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
         heuristic=found.heuristic,
         table=_table(
-            values, _place(first), first, [(place.location(), place.values) for place in places]
+            values,
+            _place(first),
+            first,
+            [(place.location(), place.values, place.value_lines) for place in places],
         ),
         # every list, each with the key of its own finding: a waiver at one covers that one
         members=tuple(

@@ -48,6 +48,12 @@ if "SPECLINT_CACHE_DIR" not in os.environ or os.environ["SPECLINT_CACHE_DIR"] ==
 # inherits the variable. tests/test_preview.py takes it away to test the default set.
 os.environ["SPECLINT_PREVIEW"] = "1"
 
+# In a GitHub Actions job these name the commit being tested, and the Markdown report then links
+# every place to it (issue 48, item 4): the reports the tests read are those of a run outside
+# Actions, whatever runs the tests. tests/test_markdown_links.py sets them where it means to.
+for _variable in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"):
+    os.environ.pop(_variable, None)
+
 
 def schema(**body: Any) -> str:
     return json.dumps({"$schema": DIALECT, **body}, indent=2) + "\n"

@@ -44,7 +44,8 @@ def test_a_table_column_named_schema_field_binds_in_both_directions(
     assert "lacks `cancelled`" in finding.message
     # ...and allows what the table leaves out: the table is its related place, and a member.
     assert "allows `failed`, which the prose leaves out" in finding.message
-    assert (finding.related[0].path, finding.related[0].line) == ("spec/runs.md", 3)
+    # the table related at the row of `cancelled` (issue 48, item 4), not at its header
+    assert (finding.related[0].path, finding.related[0].line) == ("spec/runs.md", 8)
     assert "leaving out `failed`" in (finding.related[0].note or "")
     assert [m.location.path for m in finding.members] == [
         "schemas/run.schema.json",

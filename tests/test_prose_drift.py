@@ -132,7 +132,8 @@ def test_value_missing_from_the_schema_is_reported_at_the_enum_with_every_prose_
     assert finding.location.path == "schemas/run-snapshot.schema.json"
     assert finding.location.pointer == "/properties/status/enum"
     assert "lacks `cancelling`" in finding.message
-    assert [(r.path, r.line) for r in finding.related] == [("spec/runs.md", 3), ("spec/runs.md", 5)]
+    # the table related at the row of `cancelling` (issue 48, item 4), not at its header
+    assert [(r.path, r.line) for r in finding.related] == [("spec/runs.md", 3), ("spec/runs.md", 9)]
     fixed = SNAPSHOT.replace('"running",', '"running",\n        "cancelling",')
     root = make_corpus({"schemas/run-snapshot.schema.json": fixed, "spec/runs.md": text})
     assert run_rule(root, "enum-drift") == []

@@ -226,7 +226,11 @@ def test_a_value_added_to_the_prose_is_found_at_the_enum(
     assert f"`{added}`" in found.message
     assert found.location.path == "schemas/job.schema.json"
     assert found.location.line == enum_line(root, field)
-    assert [(r.path, r.line) for r in found.related] == [("docs/jobs.md", line)]
+    # related at the line that lists the added value (issue 48, item 4: a table's row, a list's
+    # item), the set's own line for a shape on one line
+    text = (root / "docs/jobs.md").read_text(encoding="utf-8").splitlines()
+    row = next(n for n, written in enumerate(text, 1) if n >= line and added in written)
+    assert [(r.path, r.line) for r in found.related] == [("docs/jobs.md", row)]
     assert found.heuristic == "enum-drift/value-shapes"
 
 

@@ -265,6 +265,18 @@ class ProseSet:
     # What a sentence's list is of ("List threads by status (a, b, c)": `thread`), "" when it
     # names nothing: a schema of that name holds the field it lists.
     owner: str = ""
+    # Each value's own line, in the order of ``values``, when they are not all on ``line``: a
+    # table column's rows, a list's items (issue 48, item 4: a drift's excerpt of the prose
+    # centres on the row of the value in question, not on the table's first line). Empty: every
+    # value is on ``line``.
+    value_lines: tuple[int, ...] = ()
+
+    def line_of(self, value: str) -> int:
+        """The line ``value`` is written on (its row, its item); ``line`` for a value the set
+        does not list or whose line it did not record (a copy given other values)."""
+        if len(self.value_lines) == len(self.values) and value in self.values:
+            return self.value_lines[self.values.index(value)]
+        return self.line
 
     @property
     def anchor(self) -> str:
@@ -370,6 +382,17 @@ def _values_of(spans: list[str]) -> tuple[str, ...]:
         if value and value not in seen:
             seen.append(value)
     return tuple(seen)
+
+
+def _lines_of(spans: list[str], lines: list[int]) -> tuple[int, ...]:
+    """The line of each value ``_values_of(spans)`` keeps (its first occurrence), ``lines[n]``
+    being the line of ``spans[n]``."""
+    seen: dict[str, int] = {}
+    for span, line in zip(spans, lines, strict=True):
+        value = _clean(span)
+        if value:
+            seen.setdefault(value, line)
+    return tuple(seen.values())
 
 
 def _is_value(text: str) -> bool:
@@ -659,6 +682,7 @@ def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Itera
                         (intro.text if intro else "") + "\n" + header.text,
                         # "Order-relevant `Total.type` values:" heads a selection, not the set.
                         not (intro and _partial_lead(intro.text)),
+                        value_lines=_lines_of(spans, [cell.line for cell in cells]),
                     )
                 continue
             if column == 0:
@@ -791,6 +815,7 @@ def _list_sets(
                     field_name,
                     intro_text,
                     not _partial_lead(intro_text),
+                    value_lines=_lines_of(spans, [item.line for item in run]),
                 )
 
     fenced = [(f.line, f.end_line) for f in prose.fences]
@@ -1003,6 +1028,7 @@ def _plain_column(
         name.rsplit(".", 1)[-1],
         intro_text + "\n" + header,
         not (intro and _partial_lead(intro_text)),
+        value_lines=_lines_of(values, [cell.line for cell in cells]),
     )
 
 

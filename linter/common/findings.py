@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -105,17 +105,27 @@ class Table:
         return {"headers": list(self.headers), "rows": [list(row) for row in self.rows]}
 
 
-def presence_table(values: Sequence[str], sides: Sequence[tuple[str, Collection[str]]]) -> Table:
+def presence_table(
+    values: Sequence[str],
+    sides: Sequence[tuple[str, Collection[str]]],
+    lines: Sequence[Mapping[str, int]] = (),
+) -> Table:
     """The value x side table of a drift (issue 48): a row for each of ``values``, in order, and
     a column for each side (its header, a place, and the values it lists), each cell "present"
     or "missing". enum-drift's sides are the enum and the prose places, message-enum-drift's the
-    event-type enum and the AsyncAPI document's messages."""
+    event-type enum and the AsyncAPI document's messages. ``lines``, beside ``sides``, gives the
+    line of a value a side lists on a line other than its header's (a table's row, a list's
+    item): "present (line 9)" (issue 48, item 4)."""
+
+    def cell(value: str, side: int) -> str:
+        if value not in sides[side][1]:
+            return "missing"
+        line = lines[side].get(value) if side < len(lines) else None
+        return f"present (line {line})" if line else "present"
+
     return Table(
         ("value", *(header for header, _ in sides)),
-        tuple(
-            (value, *("present" if value in listed else "missing" for _, listed in sides))
-            for value in values
-        ),
+        tuple((value, *(cell(value, i) for i in range(len(sides)))) for value in values),
     )
 
 
@@ -221,7 +231,7 @@ class Finding:
             return alone
         own = self.members[0].location
         related = list(self.related)
-        spot = next((n for n, place in enumerate(related) if place == here), None)
+        spot = related_spot(related, here, {other.location for other in self.members})
         if spot is not None:
             related[spot] = own
         else:  # a member past the related locations' cap: the place it was at goes first
@@ -236,6 +246,27 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
         return (loc.path, loc.line, loc.column, self.rule, self.message)
+
+
+def related_spot(
+    related: Sequence[Location], here: Location, members: Collection[Location] = ()
+) -> int | None:
+    """Where among ``related`` the place ``here`` (a member of a grouped finding) is: the
+    location equal to it; else one at a line below it in the same file and section that is no
+    member's (``members``), the nearest: enum-drift relates a list at the row of the value in
+    question, and has the list as a member at its first line (issue 48, item 4). None when it
+    is not related."""
+    spot = next((n for n, place in enumerate(related) if place == here), None)
+    if spot is not None:
+        return spot
+    below = [
+        (place.line, n)
+        for n, place in enumerate(related)
+        if (place.path, place.pointer, place.heading) == (here.path, here.pointer, here.heading)
+        and place.line > here.line
+        and place not in members
+    ]
+    return min(below)[1] if below else None
 
 
 # A finding's first line is what a reviewer reads in a terminal or an annotation: about this

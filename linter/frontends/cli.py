@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
@@ -297,6 +298,13 @@ def check(
     report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
     if any(name in ("github", "gitlab") for name, _ in reports):
         report = replace(report, in_repository=_in_repository(scope.root))
+    blob_url = head_files_url(os.environ)
+    if blob_url and any(name == "markdown" for name, _ in reports):
+        # Each place linked to its line at the head commit (issue 48, item 4): in a GitHub
+        # Actions run, inside the repository it checked out.
+        inside = _in_repository(scope.root)
+        if inside is not None:
+            report = replace(report, in_repository=inside, blob_url=blob_url)
     _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color), statistics)
     if not quiet:
         _say_held(outcome)
@@ -395,6 +403,28 @@ def _here(shown_root: str) -> str:
         return ""
     inside = os.path.relpath(os.path.abspath(os.curdir), os.path.abspath(shown_root))
     return "" if inside == "." or inside.split(os.sep)[0] == os.pardir else Path(inside).as_posix()
+
+
+# What GitHub Actions sets in a job's environment (GitHub Docs, "Store information in variables",
+# default environment variables), as the links need them: a server URL with nothing Markdown
+# would read in a link's destination, an owner/name, a commit id (SHA-1 or SHA-256).
+_SERVER = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~-]+)*/?")
+_REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def head_files_url(environment: Mapping[str, str]) -> str:
+    """``{server}/{owner}/{name}/blob/{commit}`` from GitHub Actions' GITHUB_SERVER_URL,
+    GITHUB_REPOSITORY and GITHUB_SHA (``Report.blob_url``); "" when one is unset or not what
+    GitHub sets (then the report has no links, and is what it is outside Actions)."""
+    server = environment.get("GITHUB_SERVER_URL", "")
+    repository = environment.get("GITHUB_REPOSITORY", "")
+    sha = environment.get("GITHUB_SHA", "")
+    if not (
+        _SERVER.fullmatch(server) and _REPOSITORY.fullmatch(repository) and _SHA.fullmatch(sha)
+    ):
+        return ""
+    return f"{server.rstrip('/')}/{repository}/blob/{sha}"
 
 
 def _in_repository(root: Path) -> str | None:

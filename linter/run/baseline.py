@@ -35,7 +35,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -172,6 +172,10 @@ class Gate:
     # Gone at the head because the head no longer checks where they were (``--diff-base``:
     # ``speclint.run.unchecked``), not because the change fixed them: never in ``fixed``.
     no_longer_checked: tuple[UncheckedFinding, ...] = ()
+    # The text at the base revision of each of ``changed_files`` it had (an added file is not
+    # here): what a report's ``diff`` excerpt of an edited side compares the head's text with
+    # (issue 48, item 4). Set with ``changed_files``.
+    base_sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def grown(self) -> tuple[Finding, ...]:

@@ -446,7 +446,12 @@ def _described(gate: Gate, corpus: Context, focus: tuple[str, ...] | None) -> Ga
     changed = sorted(
         path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
     )
-    return replace(gate, changes=tuple(changes), changed_files=tuple(changed))
+    return replace(
+        gate,
+        changes=tuple(changes),
+        changed_files=tuple(changed),
+        base_sources={path: before[path] for path in changed if path in before},
+    )
 
 
 def _tree(root: Path, staged: bool) -> list[str]:

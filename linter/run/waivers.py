@@ -45,7 +45,7 @@ from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Location, Member, Severity
+from speclint.common.findings import Finding, Location, Member, Severity, related_spot
 from speclint.model.config import REMOVED_RULES
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -429,11 +429,14 @@ def _split(finding: Finding, matches: list[Waiver | None]) -> tuple[Finding | No
         return None, accepted
     shut = {m.location for m, match in zip(finding.members, matches, strict=True) if match}
     moved = finding.at(open_[0])
+    # A waived place as it is related, maybe at a line of it (``related_spot``).
+    places = {m.location for m in finding.members}
+    waived = {related_spot(moved.related, place, places) for place in shut}
     related = tuple(
         replace(place, note=f"{place.note}; waived here" if place.note else "waived here")
-        if place in shut
+        if n in waived
         else place
-        for place in moved.related
+        for n, place in enumerate(moved.related)
     )
     return replace(moved, related=related, members=tuple(open_)), accepted
 

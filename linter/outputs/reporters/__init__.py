@@ -55,6 +55,11 @@ class Report:
     # The prose value sets and the schema enums they are bound to (speclint.run.bindings), for
     # the HTML report; None when the run did not list them (only `--format html` asks).
     bindings: tuple[BoundSet, ...] | None = None
+    # Where the head commit's files are on the forge, ``{server}/{owner}/{name}/blob/{commit}``
+    # (GitHub Actions' GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA, read by the
+    # command line): the Markdown report links each place to its line there, the path taken
+    # from the repository's top (``in_repository``, which must be set). "": no links.
+    blob_url: str = ""
 
 
 Renderer = Callable[[Report], str]

@@ -19,17 +19,25 @@ in terminals and job logs too.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from posixpath import splitext
+from urllib.parse import quote
 
 from speclint.analyses.contract_change import Change
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity, Table, fitted
 from speclint.outputs.reporters import FixedFinding, Gate, Report, UncheckedFinding
-from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
+from speclint.outputs.reporters.text_report import (
+    count_phrase,
+    detail,
+    in_repository,
+    shown_path,
+)
 from speclint.run.baseline import change_phrase
 from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
@@ -233,6 +241,15 @@ def excerpt_window(lines: Sequence[str], location: Location) -> tuple[list[int],
     return sorted(shown), line, last_line
 
 
+def source_lines(text: str) -> list[str]:
+    """``text``'s lines as the parsers count them: split on LF only (``str.splitlines`` also
+    splits on form feeds and Unicode separators, which would shift the numbering)."""
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
 def excerpt_lines(sources: Mapping[str, str], location: Location) -> list[ExcerptLine] | str:
     """The lines ``excerpt_window`` chooses for ``location``, those of the location marked; or
     why there is no excerpt. Each report writes them its way (a fenced block here, a table in
@@ -240,11 +257,7 @@ def excerpt_lines(sources: Mapping[str, str], location: Location) -> list[Excerp
     text = sources.get(location.path)
     if text is None:
         return "(source not available)"
-    # Lines as the parsers count them: split on LF only (``str.splitlines`` also splits on form
-    # feeds and Unicode separators, which would shift the numbering).
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    if text.endswith("\n"):
-        lines.pop()
+    lines = source_lines(text)
     if not 1 <= location.line <= len(lines):
         return f"(line {location.line} is not in the source, which has {len(lines)} lines)"
     shown, first_marked, last_marked = excerpt_window(lines, location)
@@ -277,6 +290,124 @@ def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
     runs = re.findall(r"`{3,}", "\n".join(body))
     fence = "`" * max([3, *(len(run) + 1 for run in runs)])
     return [f"{fence}{language(location.path)}", *body, fence]
+
+
+# A ``diff`` excerpt (issue 48, item 4) shows at most this many lines of the change.
+DIFF_SHOWN = 40
+
+
+@functools.lru_cache(maxsize=8)
+def _opcodes(
+    base: tuple[str, ...], head: tuple[str, ...]
+) -> Sequence[tuple[str, int, int, int, int]]:
+    """How ``head``'s lines differ from ``base``'s (``difflib``'s opcodes), kept for the next
+    excerpt of the same file: a report shows several findings of one edited file."""
+    return difflib.SequenceMatcher(None, base, head, autojunk=False).get_opcodes()
+
+
+@dataclass(frozen=True)
+class _DiffRow:
+    mark: str  # " " (context), "-" (the base's line), "+" (the head's)
+    base: int  # the base's line (1-based); for a "+" row, the base's lines before it
+    head: int  # the head's line; for a "-" row, the head's lines before it
+    text: str
+
+
+def diff_excerpt(base: str, head: str, location: Location) -> list[str]:
+    """What the change edited in the window of the head's text an excerpt of ``location``
+    shows (``excerpt_window``), as a fenced ``diff`` block (issue 48, item 4): the window's
+    lines the change kept as context (`` ``), the base's lines it removed or rewrote there
+    (``-``), the head's lines it wrote there (``+``), under ``@@ -l,n +l,n @@`` hunk headers;
+    at most ``DIFF_SHOWN`` lines. ``[]`` when the change edited nothing in the window (the
+    edit is elsewhere in the file), or the head has no such line."""
+    old, new = source_lines(base), source_lines(head)
+    if not 1 <= location.line <= len(new):
+        return []
+    shown, _, _ = excerpt_window(new, location)
+    window = set(shown)
+    rows: list[_DiffRow] = []
+    edited = False
+    for tag, i1, i2, j1, j2 in _opcodes(tuple(old), tuple(new)):
+        if tag == "equal":
+            rows += [
+                _DiffRow(" ", i1 + k + 1, j1 + k + 1, new[j1 + k])
+                for k in range(j2 - j1)
+                if j1 + k + 1 in window
+            ]
+            continue
+        # An edit's head lines are j1+1..j2; lines only removed sit between head lines j1 and
+        # j1+1, and are in the window when either is.
+        if not window & (set(range(j1 + 1, j2 + 1)) if j2 > j1 else {j1, j1 + 1}):
+            continue
+        edited = True
+        rows += [_DiffRow("-", i + 1, j1, old[i]) for i in range(i1, i2)]
+        rows += [_DiffRow("+", i2, j + 1, new[j]) for j in range(j1, j2) if j + 1 in window]
+    if not edited:
+        return []
+    body: list[str] = []
+    for hunk in _hunks(rows[:DIFF_SHOWN]):
+        body.append(_hunk_header(hunk))
+        column = location.column
+        body += [
+            f"{row.mark}{visible(clip(row.text, column if row.head == location.line else 1))}"
+            for row in hunk
+        ]
+    if len(rows) > DIFF_SHOWN:
+        body.append(f"… ({len(rows) - DIFF_SHOWN} more lines of the diff)")
+    runs = re.findall(r"`{3,}", "\n".join(body))
+    fence = "`" * max([3, *(len(run) + 1 for run in runs)])
+    return [f"{fence}diff", *body, fence]
+
+
+def _hunks(rows: Sequence[_DiffRow]) -> list[list[_DiffRow]]:
+    """``rows`` cut where the numbering of the base's or the head's lines jumps (lines left
+    out of the window), so that each hunk's header counts its lines exactly."""
+    hunks: list[list[_DiffRow]] = []
+    next_base = next_head = -1
+    for row in rows:
+        follows = {
+            " ": row.base == next_base and row.head == next_head,
+            "-": row.base == next_base and row.head + 1 == next_head,
+            "+": row.head == next_head and row.base + 1 == next_base,
+        }[row.mark]
+        if not follows or not hunks:
+            hunks.append([])
+        hunks[-1].append(row)
+        # (a "+" row's base, a "-" row's head, is the number of lines before it)
+        next_base, next_head = row.base + 1, row.head + 1
+    return hunks
+
+
+def _hunk_header(hunk: Sequence[_DiffRow]) -> str:
+    """``@@ -l,n +l,n @@`` (the unified format's: a side with no line gives the line before
+    it, GNU diffutils)."""
+    based = [row.base for row in hunk if row.mark != "+"]
+    headed = [row.head for row in hunk if row.mark != "-"]
+    base_start = based[0] if based else hunk[0].base
+    head_start = headed[0] if headed else hunk[0].head
+    return f"@@ -{base_start},{len(based)} +{head_start},{len(headed)} @@"
+
+
+def edited_excerpt(report: Report, location: Location) -> list[str]:
+    """The ``diff`` excerpt of ``location`` when the report is a gate's and the change edited
+    its file there (``Gate.base_sources``); ``[]`` otherwise."""
+    gate = report.gate
+    if gate is None or location.path not in gate.base_sources:
+        return []
+    head = report.sources.get(location.path)
+    if head is None:
+        return []
+    return diff_excerpt(gate.base_sources[location.path], head, location)
+
+
+def linked(report: Report, location: Location, shown: str) -> str:
+    """``shown`` (a place, as Markdown) linked to the location's line in the file at the head
+    commit, when the report has where those files are (``Report.blob_url``); as it is
+    otherwise."""
+    if not report.blob_url or report.in_repository is None:
+        return shown
+    path = quote(in_repository(report, location.path), safe="/")
+    return f"[{shown}]({report.blob_url}/{path}#L{location.line})"
 
 
 def place(root: str, location: Location, with_column: bool = True) -> str:
@@ -316,22 +447,29 @@ def summary_table(findings: Sequence[Finding]) -> list[str]:
     return lines
 
 
+# Above a ``diff`` excerpt: what it shows.
+EDITED = "What this change edited here:"
+
+
 def finding_section(report: Report, finding: Finding, level: str = "###") -> list[str]:
     location = finding.location
+    at = linked(report, location, code(place(report.root, location)))
     lines = [
-        f"{level} {code(place(report.root, location, with_column=False))} — "
+        f"{level} {linked(report, location, code(place(report.root, location, False)))} — "
         f"{escape_text(short(finding.terminal_message))}",
         "",
         # The rule's id, which a waiver and `speclint rule` need: the gate report groups findings
         # by the file that caused them, so no heading names it there.
-        f"**{finding.severity.label}** {code(finding.rule)} at "
-        f"{code(place(report.root, location))}{anchor(location)}",
+        f"**{finding.severity.label}** {code(finding.rule)} at {at}{anchor(location)}",
         "",
         paragraph(finding.message),
         "",
         *([*table_lines(finding.table), ""] if finding.table is not None else []),
         *excerpt(report.sources, location),
     ]
+    edited = edited_excerpt(report, location)
+    if edited:
+        lines += ["", EDITED, "", *edited]
     if finding.related:
         lines += ["", f"Related locations ({len(finding.related)}):"]
     for related in finding.related[:RELATED_SHOWN]:
@@ -339,10 +477,13 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
         said = f" — {escape_text(note)}" if note else ""
         lines += [
             "",
-            f"- {code(place(report.root, related))}{said}",
+            f"- {linked(report, related, code(place(report.root, related)))}{said}",
             "",
             *(f"  {line}" if line else "" for line in excerpt(report.sources, related)),
         ]
+        edited = edited_excerpt(report, related)
+        if edited:
+            lines += ["", f"  {EDITED}", "", *(f"  {line}" if line else "" for line in edited)]
     if len(finding.related) > RELATED_SHOWN:
         rest = len(finding.related) - RELATED_SHOWN
         lines += ["", f"- … and {rest} more related location{'' if rest == 1 else 's'}"]
@@ -449,7 +590,8 @@ def first_line(message: str) -> str:
 
 
 def one_line(report: Report, finding: Finding) -> str:
-    where = code(place(report.root, finding.location)) + anchor(finding.location)
+    location = finding.location
+    where = linked(report, location, code(place(report.root, location))) + anchor(location)
     message = first_line(finding.terminal_message)
     return f"- **{finding.severity.label}** {code(finding.rule)} at {where}: {escape_text(message)}"
 
@@ -488,7 +630,7 @@ def changed_section(report: Report, gate: Gate, room: int) -> list[str]:
     rows = (
         f"| {'worse' if c.grew else 'narrower' if c.removed else 'reworded'} "
         f"| {c.finding.severity.label} | {cell(code(c.finding.rule))} "
-        f"| {cell(code(place(report.root, c.finding.location)))} "
+        f"| {linked(report, c.finding.location, cell(code(place(report.root, c.finding.location))))} "
         f"| {cell(first_line(change_phrase(c)))} |"
         for c in changed
     )
@@ -666,8 +808,9 @@ def contract_section(lines: list[str], report: Report, changes: Sequence[Change]
     for index, (change, text) in enumerate(rows):
         location = change.location
         where = code(place(report.root, location, with_column=False)) + anchor(location)
+        where = linked(report, location, cell(where))
         effect = "**breaking**" if change.breaking else "additive"
-        row = visible(f"| {cell(where)} | {cell(text)} | {effect} ({escape_text(change.role)}) |")
+        row = visible(f"| {where} | {cell(text)} | {effect} ({escape_text(change.role)}) |")
         if index == CHANGES_SHOWN or used + len(row) + 1 > room:
             added += ["", f"… and {len(rows) - index} more: `speclint changes` lists them all."]
             used += size(added[-2:])
