@@ -25,6 +25,7 @@ CHECKED_KINDS = (
     DocumentKind.SCHEMA,
     DocumentKind.OPENAPI,
     DocumentKind.ASYNCAPI,
+    DocumentKind.ARAZZO,
     DocumentKind.INSTANCE,
     DocumentKind.MARKDOWN,
     DocumentKind.PROTO,
@@ -37,6 +38,7 @@ _NOUNS = {
     DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
     DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
     DocumentKind.ASYNCAPI.value: ("AsyncAPI document", "AsyncAPI documents"),
+    DocumentKind.ARAZZO.value: ("Arazzo document", "Arazzo documents"),
     DocumentKind.INSTANCE.value: ("instance", "instances"),
     DocumentKind.MARKDOWN.value: ("Markdown page", "Markdown pages"),
     DocumentKind.PROTO.value: ("Protocol Buffers file", "Protocol Buffers files"),
@@ -244,7 +246,10 @@ def phrase(inventory: Sequence[Entry]) -> str:
         dialects = Counter(entry.dialect or "no `$schema`" for entry in these)
         if kind is not DocumentKind.MARKDOWN and kind is not DocumentKind.INSTANCE:
             names = {
-                name: name.removeprefix("OpenAPI ").removeprefix("AsyncAPI ") for name in dialects
+                name: name.removeprefix("OpenAPI ")
+                .removeprefix("AsyncAPI ")
+                .removeprefix("Arazzo ")
+                for name in dialects
             }
             shown = [
                 f"{n} {names[name]}" if len(dialects) > 1 else names[name]
