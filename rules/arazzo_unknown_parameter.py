@@ -191,11 +191,20 @@ def _against_workflow(corpus: Context, binding: StepBinding) -> Iterator[Finding
         )
 
 
+def _joined(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
 def _close(name: str, names: list[str]) -> str | None:
-    """The declared name ``name`` most likely meant: the same in another letter case, else a
-    close spelling (difflib, ratio 0.75 or more)."""
+    """The declared name ``name`` most likely meant: the same in another letter case, else the
+    same words joined otherwise (``pet_id``, ``petId``), else a close spelling (difflib, ratio
+    0.75 or more)."""
     for candidate in names:
         if candidate.lower() == name.lower() and candidate != name:
+            return candidate
+    for candidate in names:
+        # `pet_id` for `petId`: the same words, joined otherwise.
+        if _joined(candidate) == _joined(name) and candidate != name:
             return candidate
     found = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
     return found[0] if found else None

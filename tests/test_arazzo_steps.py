@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule
+from conftest import run_cli, run_rule
 from speclint.analyses.arazzo import RESOLVED, UNCHECKED, step_bindings
 from speclint.analyses.context import Context
 
@@ -237,14 +237,18 @@ def test_a_misspelt_parameter_and_a_component_parameter_are_checked(
         "      - stepId: list\n        operationId: listPets\n        parameters:\n"
         "          - {name: limt, in: query, value: 3}\n"
         "          - reference: $components.parameters.page\n"
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: pet_id, in: path, value: 1}\n"
         "components:\n  parameters:\n    page: {name: page, in: query, value: 1}\n"
     )
     findings = run_rule(make_corpus(flows(steps)), "arazzo-unknown-parameter")
     assert [f.location.pointer for f in findings] == [
         "/workflows/0/steps/0/parameters/0",
         "/workflows/0/steps/0/parameters/1",
+        "/workflows/0/steps/1/parameters/0",
     ]
     assert "did you mean `limit` (in: query)" in findings[0].message
+    assert "did you mean `petId` (in: path)" in findings[2].message
     assert "`page`" in findings[1].message and "`X-Trace-Id` (header)" in findings[1].message
 
 
@@ -315,3 +319,30 @@ def test_a_content_type_the_operation_does_not_accept_and_a_body_it_does_not_tak
     assert "does not accept `application/xml`" in first.message
     assert "`application/json`" in first.message
     assert "GET /pets/{petId} declares no request body" in second.message
+
+
+def test_speclint_bindings_lists_each_step_with_its_operation(make_corpus: MakeCorpus) -> None:
+    steps = "      - {stepId: find, operationId: getPet}\n      - {stepId: gone, operationId: x}\n"
+    run = run_cli("bindings", str(make_corpus(flows(steps))))
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    at = lines.index("flows/main.arazzo.yaml:8 step `find` (workflow `main`) operationId `getPet`")
+    assert lines[at + 1] == (
+        "    -> api/pets.yaml#/paths/~1pets~1{petId}/get GET /pets/{petId} "
+        "(operationId `getPet` of api/pets.yaml)"
+    )
+    assert lines[at + 3].startswith("    (unresolved: no operation of `api/pets.yaml`")
+    assert "speclint: 1 Arazzo step binding(s); 1 step(s) not bound" in lines
+
+
+def test_an_operation_id_one_document_declares_twice_binds_to_the_first(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The repetition is openapi-invalid's defect (OpenAPI 3.1 §4.8.10), not the step's.
+    files = flows("      - {stepId: find, operationId: getPet}\n")
+    files["api/pets.yaml"] = PETS.replace("operationId: listPets", "operationId: getPet")
+    root = make_corpus(files)
+    assert run_rule(root, "arazzo-unresolved-operation") == []
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.operation is not None and binding.operation.label == "GET /pets"
+    assert binding.evidence == "operationId `getPet` of api/pets.yaml (the first of 2)"

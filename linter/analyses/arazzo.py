@@ -272,14 +272,17 @@ class _Binder:
         field = "operationId"
         held = [op for s in sources for op in self.by_document.get(s.path, ())]
         matching = [op for op in held if op.identifier == identifier]
-        if len(matching) == 1:
-            (operation,) = matching
+        if len({op.document.path for op in matching}) == 1:
+            # One document declaring the id twice is that document's defect (openapi-invalid:
+            # OpenAPI 3.1 §4.8.10, "MUST be unique"); the step is bound to the first.
+            operation = matching[0]
+            twice = f" (the first of {len(matching)})" if len(matching) > 1 else ""
             return self.result(
                 field,
                 written,
                 RESOLVED,
                 operation=operation,
-                evidence=f"operationId `{identifier}` of {operation.document.path}",
+                evidence=f"operationId `{identifier}` of {operation.document.path}{twice}",
                 source=_source_of(sources, operation),
             )
         if len(matching) > 1:
@@ -418,12 +421,19 @@ def _listed(names: Iterable[str]) -> str:
 
 def _near(name: str, names: Iterable[str]) -> list[str]:
     """What ``name`` may have meant among ``names``: the same name in another letter case, else
-    the closest spellings (difflib, ratio 0.75 or more)."""
+    the same words joined otherwise, else the closest spellings (difflib, ratio 0.75 or more)."""
     pool = sorted(set(names))
     same = [n for n in pool if n.lower() == name.lower() and n != name]
     if same:
         return same
+    joined = [n for n in pool if _joined(n) == _joined(name) and n != name]
+    if joined:
+        return joined  # `get_pet` for `getPet`: the same words, joined otherwise
     return difflib.get_close_matches(name, pool, n=2, cutoff=0.75)
+
+
+def _joined(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
 
 
 def _near_pointer(pointer: str, held: list[Operation]) -> list[str]:
