@@ -30,7 +30,7 @@ from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, rel
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
-from referencing.jsonschema import DRAFT7
+from referencing.jsonschema import DRAFT7, DRAFT202012
 
 from speclint.common.findings import VALUE_SHOWN, Finding, Severity, json_value
 from speclint.model.corpus import Document
@@ -1046,3 +1046,23 @@ _DRAFT_URIS = {
     "2019-09": "https://json-schema.org/draft/2019-09/schema",
     "2020-12": "https://json-schema.org/draft/2020-12/schema",
 }
+
+
+ARAZZO_DATA = "data/arazzo"
+# The Arazzo releases whose official schema speclint ships (``ARAZZO_DATA``/<minor>.json): the
+# schema of a minor release judges its patch releases (its `arazzo` pattern is `^1\.0\.\d+`).
+ARAZZO_RELEASES = ("1.0",)
+
+
+@cache
+def arazzo_validator(release: str) -> Validator:
+    """The validator for the official Arazzo schema of ``release`` (``1.0``; vendored from the
+    OpenAPI Initiative's Arazzo-Specification repository, see PROVENANCE.json): JSON Schema
+    2020-12, its patterns time-limited as every schema's are here."""
+    text = resources.files("speclint").joinpath(ARAZZO_DATA, f"{release}.json").read_text("utf-8")
+    schema = json.loads(text)
+    registry = metaschema_registry().with_resource(
+        schema["$id"], DRAFT202012.create_resource(schema)
+    )
+    validator: Validator = safe_validator_class(schema)(schema, registry=registry.crawl())
+    return validator

@@ -1335,6 +1335,38 @@ def show_bindings(path: Path, show_all: bool) -> None:
     _show_proto_bindings(corpus, covered)
     _show_route_bindings(corpus, covered)
     _show_type_claim_bindings(corpus, covered)
+    _show_arazzo_bindings(corpus, covered)
+
+
+def _show_arazzo_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """Each Arazzo step (issue 49, item 7) with the operation or workflow it calls and the
+    evidence, or why it is not bound; nothing without an Arazzo document."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.arazzo import RESOLVED, step_bindings
+
+    found = [b for b in step_bindings(corpus) if covered(b.arazzo.path)]
+    if not found:
+        return
+    bound = 0
+    for binding in found:
+        step = binding.step
+        call = f" {binding.field} `{binding.written}`" if binding.field else ""
+        say(
+            f"{binding.arazzo.path}:{step.location.line} step `{step.step_id}` "
+            f"(workflow `{binding.workflow.workflow_id}`){call}"
+        )
+        if binding.status == RESOLVED and binding.operation is not None:
+            bound += 1
+            operation = binding.operation
+            target = f"{operation.document.path}#{operation.pointer}"
+            say(f"    -> {target} {operation.label} ({binding.evidence})")
+        elif binding.status == RESOLVED and binding.called is not None:
+            bound += 1
+            holder = binding.called_in.path if binding.called_in else binding.arazzo.path
+            say(f"    -> {holder}#{binding.called.pointer} ({binding.evidence})")
+        else:
+            say(f"    ({binding.status}: {binding.reason})")
+    say(f"speclint: {bound} Arazzo step binding(s); {len(found) - bound} step(s) not bound")
 
 
 def _show_parameter_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:

@@ -1,7 +1,7 @@
 """What a file is, read from its content: the classification behind discovery (issue 14).
 
 speclint finds the files of any spec repository by what they are, not where they are: a JSON or
-YAML document is an OpenAPI or AsyncAPI document by its version key, a JSON Schema by its
+YAML document is an OpenAPI, AsyncAPI or Arazzo document by its version key, a JSON Schema by its
 ``$schema`` (or, without one, by being the target of a schema's ``$ref``, or by its keywords), an
 instance when it names the schema it follows (``$schema`` naming a document that is not a
 metaschema, a ``# yaml-language-server: $schema=...`` modeline, or the configuration's
@@ -32,6 +32,9 @@ class DocumentKind(enum.Enum):
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
     MARKDOWN = "markdown"
     PROTO = "protobuf"  # a Protocol Buffers file (`.proto`), compiled by protoc (issue 30)
+    # An Arazzo workflow document (`arazzo: 1.0.x`): sequences of calls to the operations of the
+    # API documents it names (issue 49; ``speclint.model.arazzo`` reads it).
+    ARAZZO = "arazzo"
     # A file a tool renders into JSON/YAML/Markdown (a Helm chart's `templates/`, Jinja, a
     # cookiecutter project): listed, not read as a document (``speclint.parsing.templates``).
     TEMPLATE = "template"
@@ -599,6 +602,16 @@ def classify(
                 DocumentKind.ASYNCAPI,
                 f"AsyncAPI {'.'.join(text_version.split('.')[:2])}",
                 f"`asyncapi: {text_version}`",
+            )
+        if "arazzo" in data and not isinstance(data["arazzo"], (dict, list)):
+            # Arazzo 1.0.1 §4.6.1: `arazzo` (REQUIRED) is the version the document uses; a
+            # release speclint has no schema of is still read as Arazzo (arazzo-invalid says
+            # it was not validated).
+            text_version = str(data["arazzo"])
+            return Classification(
+                DocumentKind.ARAZZO,
+                f"Arazzo {'.'.join(text_version.split('.')[:2])}",
+                f"`arazzo: {text_version}`",
             )
         declared = data.get("$schema")
         if isinstance(declared, str):

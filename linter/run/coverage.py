@@ -100,6 +100,14 @@ KINDS: dict[str, tuple[str, str]] = {
         "OpenAPI Overlay whose document is not in the repository, its actions not checked",
         "OpenAPI Overlays whose documents are not in the repository, their actions not checked",
     ),
+    "arazzo-remote-source": (
+        "Arazzo source description at a remote URL, not fetched (the steps calling it unchecked)",
+        "Arazzo source descriptions at remote URLs, not fetched (the steps calling them unchecked)",
+    ),
+    "arazzo-source-not-read": (
+        "Arazzo source description of a file speclint does not read, or outside the root",
+        "Arazzo source descriptions of files speclint does not read, or outside the root",
+    ),
     "not-inlined": (
         "`$ref` a bundler inlines, past the size speclint inlines for one document",
         "`$ref`s a bundler inlines, past the size speclint inlines for one document",

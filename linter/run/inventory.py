@@ -26,6 +26,7 @@ CHECKED_KINDS = (
     DocumentKind.OPENAPI,
     DocumentKind.ASYNCAPI,
     DocumentKind.OVERLAY,
+    DocumentKind.ARAZZO,
     DocumentKind.INSTANCE,
     DocumentKind.MARKDOWN,
     DocumentKind.PROTO,
@@ -39,6 +40,7 @@ _NOUNS = {
     DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
     DocumentKind.ASYNCAPI.value: ("AsyncAPI document", "AsyncAPI documents"),
     DocumentKind.OVERLAY.value: ("OpenAPI Overlay", "OpenAPI Overlays"),
+    DocumentKind.ARAZZO.value: ("Arazzo document", "Arazzo documents"),
     DocumentKind.INSTANCE.value: ("instance", "instances"),
     DocumentKind.MARKDOWN.value: ("Markdown page", "Markdown pages"),
     DocumentKind.PROTO.value: ("Protocol Buffers file", "Protocol Buffers files"),
@@ -249,6 +251,7 @@ def phrase(inventory: Sequence[Entry]) -> str:
                 name: name.removeprefix("OpenAPI ")
                 .removeprefix("AsyncAPI ")
                 .removeprefix("Overlay ")
+                .removeprefix("Arazzo ")
                 for name in dialects
             }
             shown = [

@@ -1,0 +1,507 @@
+"""What an Arazzo document names, resolved in the corpus: its sources and its steps' operations
+(issue 49, items 2 and 3).
+
+An Arazzo document's ``sourceDescriptions`` name the API documents (and other Arazzo documents)
+its steps call, by a URL relative to the Arazzo file (Arazzo 1.0.1 §4.5, "Relative References in
+URLs"). A step calls an operation of one by ``operationId`` (bare when there is one OpenAPI source,
+else ``$sourceDescriptions.<name>.<operationId>``, §4.6.5), by ``operationPath``
+(``{$sourceDescriptions.<name>.url}#/paths/~1pets/get``: a JSON pointer into the source), or a
+workflow by ``workflowId`` (local, or ``$sourceDescriptions.<name>.<workflowId>`` in an Arazzo
+source). This module resolves each to a corpus file, an operation (``speclint.analyses.operations``)
+or a workflow (``speclint.model.arazzo``), says why when it cannot, and names the near miss: the
+rules ``arazzo-unresolved-source``, ``arazzo-unresolved-operation``, ``arazzo-unknown-parameter``
+and ``arazzo-payload-invalid`` report from it, and ``speclint bindings`` lists its bindings.
+
+A source at a remote URL, or leading out of the root, is not read (no network, nothing outside
+the root): what its steps call is then not checked, which the run says among what it did not
+check, never as a finding.
+"""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+from urllib.parse import unquote
+
+from speclint.analyses.context import Context
+from speclint.analyses.operations import HTTP_METHODS, Operation, api_operations
+from speclint.model.arazzo import (
+    ARAZZO_SOURCE,
+    ArazzoDocument,
+    SourceDescription,
+    Step,
+    Workflow,
+    arazzo_document,
+    arazzo_documents,
+)
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import follow_local, join_pointer, split_pointer
+
+# A URL with a scheme (RFC 3986 §3.1): not a path in the repository.
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# `$sourceDescriptions.<name>.<rest>` (Arazzo 1.0.1 §4.7, runtime expression ABNF: a source
+# name is `[A-Za-z0-9_\-]+`; what follows its dot is an operationId or a workflowId).
+_QUALIFIED = re.compile(r"^\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.(.+)$")
+# `{$sourceDescriptions.<name>.url}#<pointer>` (§4.6.5, operationPath).
+_OPERATION_PATH = re.compile(r"^\{\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.url\}#(.*)$")
+
+# How a source description resolves.
+FOUND = "found"  # a usable OpenAPI or Arazzo document of the corpus
+REMOTE = "remote"  # an http(s) (or other scheme) URL: not fetched
+OUTSIDE = "outside-root"  # a relative path leading out of the root: not read
+NOT_READ = "not-read"  # a file of the repository that discovery does not read (left out)
+UNREADABLE = "unreadable"  # a corpus file that did not parse (parse-error's finding)
+OTHER_KIND = "other-kind"  # a corpus file that is no OpenAPI or Arazzo document
+MISSING = "missing"  # no file of the repository
+
+
+@dataclass(frozen=True)
+class ResolvedSource:
+    """A source description and the corpus file it names."""
+
+    description: SourceDescription
+    status: str  # FOUND, REMOTE, OUTSIDE, NOT_READ, UNREADABLE, OTHER_KIND or MISSING
+    path: str  # the root-relative path it names ("" for a remote URL)
+    document: Document | None  # the document, when FOUND (or OTHER_KIND)
+
+    @property
+    def checked(self) -> bool:
+        """Whether what the source holds can be read here."""
+        return self.status == FOUND
+
+    @property
+    def is_openapi(self) -> bool:
+        return self.document is not None and self.document.kind is DocumentKind.OPENAPI
+
+    @property
+    def is_arazzo(self) -> bool:
+        return self.document is not None and self.document.kind is DocumentKind.ARAZZO
+
+
+def resolved_sources(corpus: Context, arazzo: ArazzoDocument) -> dict[str, ResolvedSource]:
+    """The document's source descriptions by name (the first of a repeated name), resolved."""
+    found: dict[str, ResolvedSource] = {}
+    for source in arazzo.source_descriptions:
+        found.setdefault(source.name, resolve_source(corpus, arazzo.path, source))
+    return found
+
+
+def resolve_source(corpus: Context, path: str, source: SourceDescription) -> ResolvedSource:
+    """The corpus file ``source`` (of the Arazzo document at ``path``) names: its URL without a
+    fragment, relative to the Arazzo file's folder (Arazzo 1.0.1 §4.5), or to the root when it
+    starts with ``/``."""
+    url = source.url.split("#", 1)[0]
+    if _SCHEME.match(url):
+        return ResolvedSource(source, REMOTE, "", None)
+    written = unquote(url)
+    if written.startswith("/"):
+        named = posixpath.normpath(written.lstrip("/"))
+    else:
+        named = posixpath.normpath(posixpath.join(posixpath.dirname(path), written))
+    if named == ".." or named.startswith("../"):
+        return ResolvedSource(source, OUTSIDE, named, None)
+    document = corpus.documents.get(named)
+    if document is None:
+        status = NOT_READ if named in corpus.tree else MISSING
+        return ResolvedSource(source, status, named, None)
+    if not document.usable:
+        return ResolvedSource(source, UNREADABLE, named, document)
+    if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ARAZZO):
+        return ResolvedSource(source, OTHER_KIND, named, document)
+    return ResolvedSource(source, FOUND, named, document)
+
+
+def near_source_paths(corpus: Context, named: str) -> list[str]:
+    """The corpus's OpenAPI and Arazzo documents ``named`` may have meant: the same name in
+    another letter case or folder, else a close spelling (difflib)."""
+    paths = [d.path for d in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ARAZZO)]
+    lowered = named.lower()
+    same = [p for p in paths if p.lower() == lowered]
+    if same:
+        return same
+    base = posixpath.basename(lowered)
+    elsewhere = [p for p in paths if posixpath.basename(p).lower() == base]
+    if elsewhere:
+        return sorted(elsewhere)
+    return difflib.get_close_matches(named, paths, n=2, cutoff=0.8)
+
+
+# --- steps --------------------------------------------------------------------------------------
+
+# How a step's call resolves.
+RESOLVED = "resolved"
+UNRESOLVED = "unresolved"  # names nothing the sources hold (``reason``, ``meant``)
+AMBIGUOUS = "ambiguous"  # a bare operationId that several OpenAPI sources hold
+UNCHECKED = "unchecked"  # its source is not read (remote, outside the root, unreadable)
+
+
+@dataclass(frozen=True)
+class StepBinding:
+    """What one step calls, as resolved in the corpus."""
+
+    arazzo: ArazzoDocument
+    workflow: Workflow
+    step: Step
+    field: str  # "operationId" | "operationPath" | "workflowId" ("" when the step names none)
+    written: str  # the field's value, as written
+    status: str  # RESOLVED, UNRESOLVED, AMBIGUOUS or UNCHECKED
+    operation: Operation | None = None  # the operation called (RESOLVED, an operation)
+    called: Workflow | None = None  # the workflow called (RESOLVED, a workflow)
+    called_in: ArazzoDocument | None = None  # the Arazzo document holding ``called``
+    evidence: str = ""  # how it resolved: "operationId `getPet` of pets.yaml"
+    reason: str = ""  # why it did not resolve (UNRESOLVED, UNCHECKED)
+    meant: tuple[str, ...] = ()  # the names or pointers it may have meant (a near miss)
+    candidates: tuple[Operation, ...] = ()  # AMBIGUOUS: every operation of that id
+    source: ResolvedSource | None = None  # the source it names, when it names one
+
+
+def step_bindings(corpus: Context) -> tuple[StepBinding, ...]:
+    """Every step of every Arazzo document of the corpus with what it calls, in document order
+    (those that name no call, left to arazzo-invalid, included with ``field`` empty). Built
+    once per run."""
+    cached = corpus.memo.get("arazzo.step_bindings")
+    if cached is not None:
+        return cast(tuple[StepBinding, ...], cached)
+    operations = api_operations(corpus)
+    by_document: dict[str, list[Operation]] = {}
+    for operation in operations:
+        by_document.setdefault(operation.document.path, []).append(operation)
+    found: list[StepBinding] = []
+    for arazzo in arazzo_documents(corpus):
+        sources = resolved_sources(corpus, arazzo)
+        for workflow, step in arazzo.steps():
+            found.append(_bind(corpus, arazzo, sources, by_document, workflow, step))
+    result = tuple(found)
+    corpus.memo["arazzo.step_bindings"] = result
+    return result
+
+
+def _bind(
+    corpus: Context,
+    arazzo: ArazzoDocument,
+    sources: dict[str, ResolvedSource],
+    by_document: dict[str, list[Operation]],
+    workflow: Workflow,
+    step: Step,
+) -> StepBinding:
+    bind = _Binder(corpus, arazzo, sources, by_document, workflow, step)
+    if step.operation_id:
+        return bind.operation_id(step.operation_id)
+    if step.operation_path:
+        return bind.operation_path(step.operation_path)
+    if step.workflow_id:
+        return bind.workflow_id(step.workflow_id)
+    return StepBinding(arazzo, workflow, step, "", "", UNCHECKED, reason="the step calls nothing")
+
+
+class _Binder:
+    """Resolves one step's call (``_bind``)."""
+
+    def __init__(
+        self,
+        corpus: Context,
+        arazzo: ArazzoDocument,
+        sources: dict[str, ResolvedSource],
+        by_document: dict[str, list[Operation]],
+        workflow: Workflow,
+        step: Step,
+    ) -> None:
+        self.corpus = corpus
+        self.arazzo = arazzo
+        self.sources = sources
+        self.by_document = by_document
+        self.workflow = workflow
+        self.step = step
+
+    def result(self, field: str, written: str, status: str, **more: Any) -> StepBinding:
+        return StepBinding(self.arazzo, self.workflow, self.step, field, written, status, **more)
+
+    def named_source(self, field: str, written: str, name: str) -> StepBinding | ResolvedSource:
+        """The source ``name`` a qualified reference names, or the binding saying why not."""
+        source = self.sources.get(name)
+        if source is None:
+            names = sorted(self.sources)
+            return self.result(
+                field,
+                written,
+                UNRESOLVED,
+                reason=f"the document declares no source description named `{name}`"
+                + (f" (it declares {_listed(names)})" if names else ""),
+                meant=tuple(_near(name, names)),
+            )
+        if not source.checked:
+            return self.result(field, written, UNCHECKED, reason=_unread(source), source=source)
+        return source
+
+    def operation_id(self, written: str) -> StepBinding:
+        field = "operationId"
+        qualified = _QUALIFIED.match(written)
+        if qualified is not None:
+            source = self.named_source(field, written, qualified.group(1))
+            if isinstance(source, StepBinding):
+                return source
+            if not source.is_openapi:
+                return self.result(
+                    field,
+                    written,
+                    UNRESOLVED,
+                    reason=f"source `{source.description.name}` ({source.path}) is no OpenAPI "
+                    "document",
+                    source=source,
+                )
+            return self._by_id(written, qualified.group(2), [source])
+        openapi = [s for s in self.sources.values() if s.description.type != ARAZZO_SOURCE]
+        read = [s for s in openapi if s.is_openapi]
+        if not read and openapi:
+            unread = next((s for s in openapi if not s.checked), None)
+            if unread is not None:
+                return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
+        bound = self._by_id(written, written, read)
+        if bound.status == UNRESOLVED and any(not s.checked for s in openapi):
+            # The operation may be in the source not read: nothing is known.
+            unread = next(s for s in openapi if not s.checked)
+            return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
+        return bound
+
+    def _by_id(self, written: str, identifier: str, sources: list[ResolvedSource]) -> StepBinding:
+        field = "operationId"
+        held = [op for s in sources for op in self.by_document.get(s.path, ())]
+        matching = [op for op in held if op.identifier == identifier]
+        if len({op.document.path for op in matching}) == 1:
+            # One document declaring the id twice is that document's defect (openapi-invalid:
+            # OpenAPI 3.1 §4.8.10, "MUST be unique"); the step is bound to the first.
+            operation = matching[0]
+            twice = f" (the first of {len(matching)})" if len(matching) > 1 else ""
+            return self.result(
+                field,
+                written,
+                RESOLVED,
+                operation=operation,
+                evidence=f"operationId `{identifier}` of {operation.document.path}{twice}",
+                source=_source_of(sources, operation),
+            )
+        if len(matching) > 1:
+            return self.result(
+                field,
+                written,
+                AMBIGUOUS,
+                reason=f"operationId `{identifier}` is an operation of "
+                f"{_listed(sorted({op.document.path for op in matching}))}",
+                candidates=tuple(matching),
+            )
+        reason = (
+            f"no operation of {_listed(sorted({s.path for s in sources}))} has the operationId "
+            f"`{identifier}`"
+            if sources
+            else "the document declares no OpenAPI source description the operation could be in"
+        )
+        return self.result(
+            field,
+            written,
+            UNRESOLVED,
+            reason=reason,
+            meant=tuple(_near(identifier, sorted({op.identifier for op in held if op.identifier}))),
+            source=sources[0] if len(sources) == 1 else None,
+        )
+
+    def operation_path(self, written: str) -> StepBinding:
+        field = "operationPath"
+        parts = _OPERATION_PATH.match(written)
+        if parts is None:
+            return self.result(
+                field,
+                written,
+                UNRESOLVED,
+                reason="it is not `{$sourceDescriptions.<name>.url}#<JSON pointer>` "
+                "(Arazzo 1.0.1 §4.6.5)",
+            )
+        source = self.named_source(field, written, parts.group(1))
+        if isinstance(source, StepBinding):
+            return source
+        pointer = unquote(parts.group(2))
+        held = self.by_document.get(source.path, []) if source.is_openapi else []
+        for operation in held:
+            if operation.pointer == pointer:
+                return self.result(
+                    field,
+                    written,
+                    RESOLVED,
+                    operation=operation,
+                    evidence=f"{source.path}#{pointer}",
+                    source=source,
+                )
+        return self.result(
+            field,
+            written,
+            UNRESOLVED,
+            reason=f"{source.path} has no operation at `{pointer}`",
+            meant=tuple(_near_pointer(pointer, held)),
+            source=source,
+        )
+
+    def workflow_id(self, written: str) -> StepBinding:
+        field = "workflowId"
+        qualified = _QUALIFIED.match(written)
+        if qualified is None:
+            return self._workflow_in(written, written, self.arazzo, None)
+        source = self.named_source(field, written, qualified.group(1))
+        if isinstance(source, StepBinding):
+            return source
+        other = arazzo_document(source.document) if source.document is not None else None
+        if other is None:
+            return self.result(
+                field,
+                written,
+                UNRESOLVED,
+                reason=f"source `{source.description.name}` ({source.path}) is no Arazzo document",
+                source=source,
+            )
+        return self._workflow_in(written, qualified.group(2), other, source)
+
+    def _workflow_in(
+        self,
+        written: str,
+        identifier: str,
+        arazzo: ArazzoDocument,
+        source: ResolvedSource | None,
+    ) -> StepBinding:
+        called = arazzo.workflow(identifier)
+        if called is not None:
+            return self.result(
+                "workflowId",
+                written,
+                RESOLVED,
+                called=called,
+                called_in=arazzo,
+                evidence=f"workflowId `{identifier}` of {arazzo.path}",
+                source=source,
+            )
+        names = [w.workflow_id for w in arazzo.workflows if w.workflow_id]
+        return self.result(
+            "workflowId",
+            written,
+            UNRESOLVED,
+            reason=f"{arazzo.path} has no workflow `{identifier}`",
+            meant=tuple(_near(identifier, names)),
+            source=source,
+        )
+
+
+def _source_of(sources: list[ResolvedSource], operation: Operation) -> ResolvedSource | None:
+    return next((s for s in sources if s.path == operation.document.path), None)
+
+
+def _unread(source: ResolvedSource) -> str:
+    """Why what a source holds is not checked."""
+    name = f"source `{source.description.name}`"
+    if source.status == REMOTE:
+        return f"{name} is a remote URL ({source.description.url}), not fetched"
+    if source.status == OUTSIDE:
+        return f"{name} leads out of the repository ({source.description.url})"
+    if source.status == NOT_READ:
+        return f"{name} ({source.path}) is a file speclint does not read"
+    if source.status == UNREADABLE:
+        return f"{name} ({source.path}) could not be read"
+    if source.status == OTHER_KIND:
+        return f"{name} ({source.path}) is no OpenAPI or Arazzo document"
+    return f"{name} names no file of the repository ({source.path})"
+
+
+def _listed(names: Iterable[str]) -> str:
+    shown = [f"`{n}`" for n in names]
+    if len(shown) > 5:
+        shown = [*shown[:5], f"{len(shown) - 5} more"]
+    return ", ".join(shown)
+
+
+def _near(name: str, names: Iterable[str]) -> list[str]:
+    """What ``name`` may have meant among ``names``: the same name in another letter case, else
+    the same words joined otherwise, else the closest spellings (difflib, ratio 0.75 or more)."""
+    pool = sorted(set(names))
+    same = [n for n in pool if n.lower() == name.lower() and n != name]
+    if same:
+        return same
+    joined = [n for n in pool if _joined(n) == _joined(name) and n != name]
+    if joined:
+        return joined  # `get_pet` for `getPet`: the same words, joined otherwise
+    return difflib.get_close_matches(name, pool, n=2, cutoff=0.75)
+
+
+def _joined(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def _near_pointer(pointer: str, held: list[Operation]) -> list[str]:
+    """The operation pointers ``pointer`` may have meant: a path written unescaped
+    (``#/paths/pets/get`` for ``#/paths/~1pets/get``, RFC 6901 §3), or in another case, or a
+    close spelling of the path with the same method."""
+    tokens = split_pointer(pointer)
+    pointers = [op.pointer for op in held]
+    if len(tokens) >= 2 and tokens[0] == "paths" and tokens[-1].lower() in HTTP_METHODS:
+        # `/paths/pets/{id}/get`: the path's own slashes not escaped.
+        route = "/" + "/".join(tokens[1:-1]).lstrip("/")
+        escaped = join_pointer(join_pointer("/paths", route), tokens[-1].lower())
+        if escaped in pointers and escaped != pointer:
+            return [escaped]
+    same = [p for p in pointers if p.lower() == pointer.lower() and p != pointer]
+    if same:
+        return same
+    return difflib.get_close_matches(pointer, pointers, n=2, cutoff=0.8)
+
+
+# --- parameters and bodies of an operation ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeclaredParameter:
+    """A parameter an operation takes: its path item's or its own (a ``$ref`` followed)."""
+
+    name: str
+    in_: str
+    pointer: str  # where it is declared (the Parameter Object, the reference followed)
+
+
+def operation_parameters(operation: Operation) -> tuple[list[DeclaredParameter], bool]:
+    """The parameters ``operation`` takes (OpenAPI 3.1 §4.8.9: its Path Item's, and its own,
+    which override them by name and location), and whether every one was read (False when a
+    ``$ref`` leads to another file or nowhere: what it names is unknown here)."""
+    data = operation.document.data
+    item_pointer = operation.pointer.rsplit("/", 1)[0]
+    found: dict[tuple[str, str], DeclaredParameter] = {}
+    whole = True
+    for holder in (item_pointer, operation.pointer):
+        node = _at(data, holder)
+        listed = node.get("parameters") if isinstance(node, dict) else None
+        for index, entry in enumerate(listed if isinstance(listed, list) else ()):
+            at, parameter = follow_local(data, entry, f"{holder}/parameters/{index}")
+            if not isinstance(parameter, dict) or "$ref" in parameter:
+                whole = False
+                continue
+            name, where = parameter.get("name"), parameter.get("in")
+            if isinstance(name, str) and isinstance(where, str):
+                found[(name, where)] = DeclaredParameter(name, where, at)
+    return list(found.values()), whole
+
+
+def request_body(operation: Operation) -> tuple[str, Any]:
+    """The operation's Request Body Object as written (a local ``$ref`` followed) and its
+    pointer; None when it has none or it is in another file."""
+    return follow_local(
+        operation.document.data,
+        _at(operation.document.data, operation.pointer).get("requestBody"),
+        f"{operation.pointer}/requestBody",
+    )
+
+
+def _at(data: Any, pointer: str) -> Any:
+    node = data
+    for token in split_pointer(pointer):
+        if not isinstance(node, dict):
+            return {}
+        node = node.get(token)
+    return node if isinstance(node, dict) else {}

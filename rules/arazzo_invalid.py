@@ -1,0 +1,157 @@
+"""An Arazzo workflow document that fails the official Arazzo JSON Schema of its release.
+
+What it does
+    Validates each Arazzo 1.0.x document (``arazzo: 1.0.1``) against the JSON Schema the OpenAPI
+    Initiative publishes for Arazzo 1.0 (shipped inside speclint, see
+    ``speclint/data/arazzo/PROVENANCE.json``), offline. Each violation is reported at its JSON
+    pointer with the most specific reason the schema gives: a step that names two operations,
+    a parameter without ``in`` where the schema wants one, a ``successAction`` of an unknown
+    ``type``, a member the specification does not define. A release whose schema speclint does
+    not ship (a later 1.x) gets an ``info`` that the document was not checked, never an error;
+    an ``arazzo`` value that is no release number (``latest``) is reported. At most 50 errors
+    are reported per document; how many more there were is said among what the run did not
+    check.
+
+Why is this bad?
+    Arazzo tooling (runners, documentation generators, Spectral's ``spectral:arazzo`` ruleset)
+    refuses or misreads an invalid document, and the schema is where the specification's
+    structure is machine-checkable. What the schema cannot say (an ``operationId`` the API does
+    not have) is for the other ``arazzo-*`` rules.
+
+Example
+    ::
+
+        arazzo: 1.0.1
+        info: {title: Adopt a pet, version: 1.0.0}
+        sourceDescriptions:
+          - {name: pets, url: ./pets.yaml, type: openapi}
+        workflows:
+          - workflowId: adopt
+            steps:
+              - stepId: find
+                operationId: findPet
+                operationPath: '{$sourceDescriptions.pets.url}#/paths/~1pets/get'
+
+    FAIL: ``/workflows/0/steps/0``: a step names one operation (``operationId``,
+    ``operationPath`` or ``workflowId``), not two.
+
+Use instead
+    ::
+
+              - stepId: find
+                operationId: findPet
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    The schema checks shape only: runtime expressions are strings to it, and what they name is
+    not resolved here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import (
+    ARAZZO_RELEASES,
+    ERRORS_COUNTED,
+    arazzo_validator,
+    capped,
+    located,
+)
+from speclint.common.findings import Finding, Severity, headed
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import resolve_pointer
+
+ID = "arazzo-invalid"
+SEVERITY = Severity.ERROR
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+# One Arazzo document at a time (speclint.analyses.units).
+READS = "document"
+NEEDS_INDEXES = False  # reads no shared index (speclint.run.runner.prime)
+# A release as Arazzo numbers them (`1.0.1`): one whose schema is not shipped is a document not
+# checked; anything else (`1.0`, `latest`) is a wrong `arazzo` value.
+RELEASE = re.compile(r"^(\d+\.\d+)\.\d+(?:-.+)?$")
+
+
+# What a Step Object calls: exactly one of these (Arazzo 1.0.1 §4.6.5 Fixed Fields).
+_CALLS = ("operationId", "operationPath", "workflowId")
+
+
+def _called(step: Any) -> list[str]:
+    return [name for name in _CALLS if name in step] if isinstance(step, dict) else []
+
+
+def unit_reach(corpus: Context, document: Document) -> list[str]:
+    """What one unit reads besides its document (``speclint.analyses.units``): nothing; its
+    sources are other rules' concern."""
+    return []
+
+
+def units(corpus: Context) -> list[Document]:
+    return [d for d in corpus.of_kind(DocumentKind.ARAZZO) if d.usable]
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    declared = str(document.data.get("arazzo", ""))
+    release = RELEASE.match(declared)
+    if release is None:
+        shipped = ", ".join(f"{r}.x" for r in ARAZZO_RELEASES)
+        return [
+            Finding(
+                ID,
+                SEVERITY,
+                f"`arazzo: {declared}` is no Arazzo release number; declare the release the "
+                f"document follows ({shipped}, such as `1.0.1`)",
+                document.location("/arazzo"),
+                key="unknown-version",
+            )
+        ]
+    if release.group(1) not in ARAZZO_RELEASES:
+        # A release the OpenAPI Initiative publishes later, whose schema speclint does not
+        # ship: not checked, which is no defect of the document.
+        return [
+            Finding(
+                ID,
+                Severity.INFO,
+                f"`arazzo: {declared}`: not checked: speclint ships the official Arazzo schema of "
+                f"{', '.join(f'{r}.x' for r in ARAZZO_RELEASES)} only; the document is not known "
+                "to be invalid",
+                document.location("/arazzo"),
+                key="not-checked",
+                coverage="no-schema",
+            )
+        ]
+    validator = arazzo_validator(release.group(1))
+    found = []
+    for pointer, message, key in located(
+        validator.iter_errors(document.data), limit=ERRORS_COUNTED
+    ):
+        fix = f"; fix it so the document is valid Arazzo {release.group(1)}"
+        called = _called(resolve_pointer(document.data, pointer))
+        if len(called) > 1 and "oneOf" in message:
+            # The schema's `oneOf` of the three kinds of step says only "2 branches match".
+            message = f"the step names {' and '.join(f'`{c}`' for c in called)}"
+            fix = "; a step calls one operation or workflow (Arazzo 1.0.1 §4.6.5): keep one"
+        found.append(
+            Finding(
+                ID,
+                SEVERITY,
+                headed(f"{pointer or '/'}: {message}", fix, message),
+                document.location(pointer),
+                key=f"{pointer}:{key}",
+            )
+        )
+    return capped(ID, document, found, f"against the Arazzo {release.group(1)} schema")

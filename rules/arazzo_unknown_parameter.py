@@ -1,0 +1,210 @@
+"""An Arazzo step parameter that the operation it calls does not take, or that the workflow it
+calls has no input for.
+
+What it does
+    For each step whose call resolves (``arazzo-unresolved-operation`` reports the others),
+    checks every entry of its ``parameters`` (a Parameter Object, or a Reusable Object naming one
+    in ``components.parameters``): for a step calling an operation, the operation must take a
+    parameter of that ``name`` and ``in`` (OpenAPI 3.1 §4.8.9: its Path Item's parameters and its
+    own, a ``$ref`` to a Parameter Object followed; a header's name in any letter case, RFC 9110
+    §5.1); for a step calling a workflow, ``name`` must be a property of that workflow's
+    ``inputs`` schema (Arazzo 1.0.1 §4.6.6: the parameters map to the workflow's inputs). A
+    parameter of the right name in another place (``in: query`` for a path parameter), or a close
+    spelling of one, is named in the fix, its declaration related.
+
+Why is this bad?
+    The runner sends the parameter where the API does not read it: the call goes out without the
+    value the step meant to pass (a path template left unfilled, a filter not applied), or a
+    called workflow never receives its input.
+
+Example
+    ::
+
+        # the operation: GET /pets/{petId}, parameter petId in path
+        - stepId: find
+          operationId: getPet
+          parameters:
+            - {name: petId, in: query, value: $inputs.id}
+
+    FAIL: ``petId`` is a ``path`` parameter of ``GET /pets/{petId}``, not a ``query`` one.
+
+Use instead
+    ::
+
+            - {name: petId, in: path, value: $inputs.id}
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    Workflow-level ``parameters`` (applied to every step) are not checked. An operation one of
+    whose parameters is a ``$ref`` to another file is checked only for what it declares in
+    place: a name not found there is not reported. A workflow's ``inputs`` with
+    ``additionalProperties`` or ``patternProperties`` (or no ``properties``) takes any name.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.arazzo import (
+    RESOLVED,
+    DeclaredParameter,
+    StepBinding,
+    operation_parameters,
+    step_bindings,
+)
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.model.arazzo import ArazzoDocument, Parameter
+from speclint.parsing.structured import follow_local
+
+ID = "arazzo-unknown-parameter"
+SEVERITY = Severity.ERROR
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+_COMPONENT = "$components.parameters."
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for binding in step_bindings(corpus):
+        if binding.status != RESOLVED or not binding.step.parameters:
+            continue
+        if binding.operation is not None:
+            yield from _against_operation(binding)
+        elif binding.called is not None and binding.called_in is not None:
+            yield from _against_workflow(corpus, binding)
+
+
+def _effective(arazzo: ArazzoDocument, parameter: Parameter) -> Parameter | None:
+    """The parameter as it applies: a Reusable Object's component (its ``value`` overriding);
+    None when it names no component (another rule's) or has no name."""
+    if parameter.reference:
+        if not parameter.reference.startswith(_COMPONENT):
+            return None
+        named = arazzo.components.parameters.get(parameter.reference[len(_COMPONENT) :])
+        if named is None:
+            return None
+        return Parameter(
+            named.name, named.in_, parameter.value, parameter.reference, parameter.pointer,
+            parameter.location,
+        )  # fmt: skip
+    return parameter if parameter.name else None
+
+
+def _same(declared: DeclaredParameter, name: str, where: str) -> bool:
+    if declared.in_ != where:
+        return False
+    # RFC 9110 §5.1: field names are case-insensitive.
+    return declared.name.lower() == name.lower() if where == "header" else declared.name == name
+
+
+def _against_operation(binding: StepBinding) -> Iterator[Finding]:
+    operation = binding.operation
+    assert operation is not None
+    declared, whole = operation_parameters(operation)
+    step = binding.step
+    for written in step.parameters:
+        parameter = _effective(binding.arazzo, written)
+        if parameter is None:
+            continue
+        name, where = parameter.name, parameter.in_
+        if any(_same(d, name, where) if where else d.name == name for d in declared):
+            continue
+        elsewhere = [d for d in declared if d.name == name]
+        close = _close(name, [d.name for d in declared if not where or d.in_ == where])
+        if not (elsewhere or close or whole):
+            continue  # it may be the one a `$ref` to another file declares
+        head = f"step `{step.step_id}`: parameter `{name}` (in: {where or '?'})"
+        label = operation.label
+        problem = f"{label} takes no such parameter"
+        if elsewhere:
+            meant = elsewhere[0]
+            problem = f"{label} takes `{name}` in `{meant.in_}`, not in `{where}`"
+            fix = f"; write `in: {meant.in_}`"
+        elif close:
+            meant = next(d for d in declared if d.name == close)
+            fix = f"; did you mean `{close}` (in: {meant.in_})?"
+        else:
+            meant = None
+            takes = ", ".join(f"`{d.name}` ({d.in_})" for d in declared) or "none"
+            fix = f"; the parameters it takes: {takes}"
+        related: tuple[Location, ...] = (
+            operation.document.location(meant.pointer, note=f"`{meant.name}` of {label}")
+            if meant is not None
+            else operation.document.location(operation.pointer, note=label),
+        )
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(f"{head}: {problem}", fix),
+            written.location,
+            related=related,
+            key=f"{step.pointer}:{where}:{name}",
+        )
+
+
+def _against_workflow(corpus: Context, binding: StepBinding) -> Iterator[Finding]:
+    called, holder = binding.called, binding.called_in
+    assert called is not None and holder is not None
+    data = corpus.documents[holder.path].data
+    at, inputs = follow_local(data, called.inputs, called.inputs_pointer)
+    if not isinstance(inputs, dict) or "$ref" in inputs:
+        return
+    properties = inputs.get("properties")
+    if (
+        not isinstance(properties, dict)
+        or "patternProperties" in inputs
+        or inputs.get("additionalProperties", False) is not False
+    ):
+        return  # it takes any name
+    step = binding.step
+    for written in step.parameters:
+        parameter = _effective(binding.arazzo, written)
+        if parameter is None or parameter.name in properties:
+            continue
+        name = parameter.name
+        close = _close(name, [str(p) for p in properties])
+        fix = (
+            f"; did you mean `{close}`?"
+            if close
+            else f"; its inputs: {', '.join(f'`{p}`' for p in properties) or 'none'}"
+        )
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(
+                f"step `{step.step_id}`: parameter `{name}`: workflow `{called.workflow_id}` "
+                "has no input of that name",
+                fix,
+            ),
+            written.location,
+            related=(
+                corpus.documents[holder.path].location(
+                    f"{at}/properties", note=f"the inputs of `{called.workflow_id}`"
+                ),
+            ),
+            key=f"{step.pointer}:input:{name}",
+        )
+
+
+def _joined(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
+
+
+def _close(name: str, names: list[str]) -> str | None:
+    """The declared name ``name`` most likely meant: the same in another letter case, else the
+    same words joined otherwise (``pet_id``, ``petId``), else a close spelling (difflib, ratio
+    0.75 or more)."""
+    for candidate in names:
+        if candidate.lower() == name.lower() and candidate != name:
+            return candidate
+    for candidate in names:
+        # `pet_id` for `petId`: the same words, joined otherwise.
+        if _joined(candidate) == _joined(name) and candidate != name:
+            return candidate
+    found = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
+    return found[0] if found else None

@@ -1,0 +1,132 @@
+"""An Arazzo step whose ``operationId``, ``operationPath`` or ``workflowId`` names nothing its
+sources hold.
+
+What it does
+    Resolves what each step of an Arazzo document calls (Arazzo 1.0.1 §4.6.5): an
+    ``operationId``, bare (searched in every OpenAPI source) or qualified
+    (``$sourceDescriptions.<name>.<operationId>``); an ``operationPath``
+    (``{$sourceDescriptions.<name>.url}#/paths/~1pets/get``, a JSON pointer into the source);
+    a ``workflowId``, local or qualified (``$sourceDescriptions.<name>.<workflowId>``, in an
+    Arazzo source). One that names no operation or workflow is reported at the field, with the
+    one meant when there is a near miss: the same name in another letter case, a close spelling,
+    a path pointer whose slashes are not escaped (``#/paths/pets/get`` for ``#/paths/~1pets/get``,
+    RFC 6901 §3); the operation meant is a related location. A bare ``operationId`` that two
+    OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
+    qualified). A source description name the document does not declare is reported here too.
+
+Why is this bad?
+    A runner cannot call an operation the API does not have: the workflow fails at that step,
+    and documentation generated from it links nowhere. ``operationId`` is case-sensitive
+    (OpenAPI 3.1 §4.8.10), so ``getpet`` is not ``getPet``.
+
+Example
+    ::
+
+        sourceDescriptions:
+          - {name: pets, url: ./pets.yaml, type: openapi}   # has operationId getPet
+        workflows:
+          - workflowId: adopt
+            steps:
+              - stepId: find
+                operationId: getpet
+
+    FAIL: ``operationId `getpet` names no operation of pets.yaml; did you mean `getPet```.
+
+Use instead
+    ::
+
+                operationId: getPet
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    A step whose source is not read (a remote URL, a file outside the root) is not checked: the
+    run says so among what it did not check. Operations are those of the OpenAPI documents'
+    ``paths`` (not ``webhooks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.arazzo import AMBIGUOUS, UNRESOLVED, StepBinding, step_bindings
+from speclint.analyses.context import Context
+from speclint.analyses.operations import Operation, api_operations
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.model.arazzo import arazzo_document
+
+ID = "arazzo-unresolved-operation"
+SEVERITY = Severity.ERROR
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for binding in step_bindings(corpus):
+        if binding.status not in (UNRESOLVED, AMBIGUOUS):
+            continue
+        document = corpus.documents[binding.arazzo.path]
+        step = binding.step
+        where = document.location(f"{step.pointer}/{binding.field}")
+        head = f"step `{step.step_id}`: {binding.field} `{binding.written}`"
+        if binding.status == AMBIGUOUS:
+            yield Finding(
+                ID,
+                SEVERITY,
+                headed(
+                    f"{head} is ambiguous",
+                    f": {binding.reason}; qualify it as `$sourceDescriptions.<name>."
+                    f"{binding.written}` (Arazzo 1.0.1 §4.6.5)",
+                ),
+                where,
+                related=tuple(
+                    op.document.location(op.pointer, note=f"{op.label} has this operationId")
+                    for op in binding.candidates
+                ),
+                key=f"{step.pointer}:ambiguous",
+            )
+            continue
+        meant = binding.meant
+        related = tuple(_related(corpus, binding, meant))
+        fix = (
+            f"; did you mean {' or '.join(f'`{m}`' for m in meant)}?"
+            if meant
+            else f"; name one the {'document' if binding.field == 'workflowId' else 'API'} has"
+        )
+        if meant and related and binding.field == "operationId":
+            fix = f"; did you mean `{meant[0]}` ({related[0].note})?"
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(f"{head}: {binding.reason}", fix),
+            where,
+            related=related,
+            key=f"{step.pointer}:{binding.written}",
+        )
+
+
+def _related(corpus: Context, binding: StepBinding, meant: tuple[str, ...]) -> Iterator[Location]:
+    """Where each name or pointer meant is declared."""
+    source = binding.source
+    if binding.field == "workflowId":
+        holder = binding.arazzo
+        if source is not None and source.document is not None:
+            holder = arazzo_document(source.document) or holder
+        for name in meant:
+            called = holder.workflow(name)
+            if called is not None:
+                yield called.location
+        return
+    if binding.field not in ("operationId", "operationPath"):
+        return
+    operations: list[Operation] = [
+        op for op in api_operations(corpus) if source is None or op.document.path == source.path
+    ]
+    for name in meant:
+        for op in operations:
+            if name in (op.identifier, op.pointer):
+                yield op.document.location(op.pointer, note=op.label)
+                break

@@ -1,0 +1,129 @@
+"""An Arazzo source description whose URL names no OpenAPI or Arazzo document of the repository.
+
+What it does
+    Resolves each ``sourceDescriptions`` entry's ``url`` of an Arazzo document to a file of the
+    repository: relative to the Arazzo file's folder (Arazzo 1.0.1 §4.5, "Relative References in
+    URLs"), or to the root when it starts with ``/``, its fragment set aside. A URL that names no
+    file is reported at the source description, with the document of that name elsewhere (in
+    another folder or letter case) when there is one; so is a file that is no OpenAPI or Arazzo
+    document (a JSON Schema, a data file). A remote URL (``https://...``), a path leading out of
+    the root and a file discovery leaves out are not read: the run says so among what it did
+    not check, never as a finding.
+
+Why is this bad?
+    A workflow runner (and every other Arazzo rule) reads the operations a workflow calls from
+    its sources: a source that names no document makes every step that calls it unresolvable,
+    and a moved or renamed API document leaves its workflows behind silently.
+
+Example
+    ::
+
+        # flows/adopt.arazzo.yaml
+        sourceDescriptions:
+          - name: pets
+            url: ./pet-store.yaml     # the API is api/pets.yaml
+            type: openapi
+
+    FAIL: ``flows/pet-store.yaml``: no such file.
+
+Use instead
+    ::
+
+            url: ../api/pets.yaml
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    A remote source is not fetched (speclint makes no network call), so the steps calling it are
+    not checked either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.arazzo import (
+    MISSING,
+    NOT_READ,
+    OTHER_KIND,
+    OUTSIDE,
+    REMOTE,
+    near_source_paths,
+    resolve_source,
+)
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.arazzo import arazzo_documents
+
+ID = "arazzo-unresolved-source"
+SEVERITY = Severity.ERROR
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for arazzo in arazzo_documents(corpus):
+        for source in arazzo.source_descriptions:
+            if not source.url:
+                continue  # a missing or non-string url is arazzo-invalid's
+            resolved = resolve_source(corpus, arazzo.path, source)
+            located = corpus.documents[arazzo.path].location(f"{source.pointer}/url")
+            if resolved.status == REMOTE:
+                yield Finding(
+                    ID,
+                    Severity.INFO,
+                    f"source `{source.name}` is a remote URL ({source.url}): not fetched, so the "
+                    "steps calling it are not checked",
+                    located,
+                    key=f"remote:{source.name}",
+                    coverage="arazzo-remote-source",
+                )
+            elif resolved.status in (OUTSIDE, NOT_READ):
+                why = (
+                    "leads out of the repository"
+                    if resolved.status == OUTSIDE
+                    else f"names {resolved.path}, a file discovery leaves out"
+                )
+                yield Finding(
+                    ID,
+                    Severity.INFO,
+                    f"source `{source.name}` {why}: not read, so the steps calling it are not "
+                    "checked",
+                    located,
+                    key=f"not-read:{source.name}",
+                    coverage="arazzo-source-not-read",
+                )
+            elif resolved.status == MISSING:
+                meant = near_source_paths(corpus, resolved.path)
+                fix = (
+                    f"; did you mean {' or '.join(f'`{m}`' for m in meant)}? Write the URL "
+                    "relative to this file's folder"
+                    if meant
+                    else "; point it at the API document, relative to this file's folder"
+                )
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"source `{source.name}`: `{source.url}` names {resolved.path}, which the "
+                    f"repository does not hold{fix}",
+                    located,
+                    related=tuple(
+                        corpus.documents[m].location("", note="the document meant") for m in meant
+                    ),
+                    key=f"missing:{source.name}",
+                )
+            elif resolved.status == OTHER_KIND and resolved.document is not None:
+                kind = resolved.document.kind.value
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"source `{source.name}`: `{source.url}` names {resolved.path}, which is no "
+                    f"OpenAPI or Arazzo document (read as {kind}); point it at the API document "
+                    "the workflow calls",
+                    located,
+                    related=(resolved.document.location("", note="the file it names"),),
+                    key=f"other-kind:{source.name}",
+                )

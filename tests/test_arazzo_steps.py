@@ -1,0 +1,348 @@
+"""An Arazzo workflow against the corpus (issue 49, items 2 and 3): its sources resolve to corpus
+files (arazzo-unresolved-source), its steps' operationId / operationPath / workflowId to
+operations and workflows (arazzo-unresolved-operation), their parameters to the operation's or
+the called workflow's (arazzo-unknown-parameter), their payloads to the request schema
+(arazzo-payload-invalid). Fixtures: a pet store whose operations have path-item, operation-level
+and `$ref`'d parameters and one JSON request body."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli, run_rule
+from speclint.analyses.arazzo import RESOLVED, UNCHECKED, step_bindings
+from speclint.analyses.context import Context
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+PETS = """\
+openapi: 3.1.0
+info: {title: Pets, version: 1.0.0}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: limit, in: query, schema: {type: integer}}
+        - $ref: '#/components/parameters/Trace'
+      responses: {'200': {description: ok}}
+    post:
+      operationId: addPet
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+      responses: {'201': {description: ok}}
+  /pets/{petId}:
+    parameters:
+      - {name: petId, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: getPet
+      responses: {'200': {description: ok}}
+components:
+  parameters:
+    Trace: {name: X-Trace-Id, in: header, schema: {type: string}}
+  schemas:
+    Pet:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        age: {type: integer}
+"""
+
+HEAD = """\
+arazzo: 1.0.1
+info: {title: Adopt, version: 1.0.0}
+sourceDescriptions:
+  - {name: pets, url: ../api/pets.yaml, type: openapi}
+workflows:
+  - workflowId: main
+    steps:
+"""
+
+
+def flows(steps: str, head: str = HEAD) -> dict[str, str | bytes]:
+    """The pet store at api/pets.yaml and a workflow at flows/main.arazzo.yaml with ``steps``
+    (indented as list items of ``steps``)."""
+    return {"api/pets.yaml": PETS, "flows/main.arazzo.yaml": head + steps}
+
+
+# --- sources -------------------------------------------------------------------------------------
+
+
+def test_a_source_resolves_relative_to_the_arazzo_file(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(flows("      - {stepId: find, operationId: getPet}\n"))
+    assert run_rule(root, "arazzo-unresolved-source") == []
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.status == RESOLVED and binding.source is not None
+    assert binding.source.path == "api/pets.yaml"
+
+
+def test_a_source_naming_no_file_names_the_document_meant(make_corpus: MakeCorpus) -> None:
+    files = flows("      - {stepId: find, operationId: getPet}\n", HEAD.replace("../api/", "./"))
+    root = make_corpus(files)
+    (finding,) = run_rule(root, "arazzo-unresolved-source")
+    assert finding.location.pointer == "/sourceDescriptions/0/url"
+    assert finding.location.line == 4
+    assert "flows/pets.yaml" in finding.message and "`api/pets.yaml`" in finding.message
+    assert [r.path for r in finding.related] == ["api/pets.yaml"]
+    # One defect, one finding: the step calling that source is not reported again.
+    assert run_rule(root, "arazzo-unresolved-operation") == []
+
+
+def test_a_source_naming_a_file_that_is_no_api_document(make_corpus: MakeCorpus) -> None:
+    files = flows("      - {stepId: find, operationId: getPet}\n")
+    files["api/pets.yaml"] = "name: not an API\n"
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert "no OpenAPI or Arazzo document" in finding.message
+
+
+def test_a_remote_source_is_a_coverage_note_not_a_finding(make_corpus: MakeCorpus) -> None:
+    head = HEAD.replace("../api/pets.yaml", "https://example.com/pets.yaml")
+    root = make_corpus(flows("      - {stepId: find, operationId: nope}\n", head))
+    (note,) = run_rule(root, "arazzo-unresolved-source")
+    assert note.coverage == "arazzo-remote-source"
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.status == UNCHECKED
+    assert run_rule(root, "arazzo-unresolved-operation") == []
+
+
+# --- what a step calls ---------------------------------------------------------------------------
+
+
+def test_an_operation_id_in_the_wrong_case_names_the_operation_meant(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(flows("      - {stepId: find, operationId: getpet}\n"))
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert finding.location.pointer == "/workflows/0/steps/0/operationId"
+    assert "did you mean `getPet` (GET /pets/{petId})" in finding.message
+    assert [(r.path, r.line) for r in finding.related] == [("api/pets.yaml", 21)]
+
+
+def test_a_qualified_operation_id_resolves_in_its_source(make_corpus: MakeCorpus) -> None:
+    steps = (
+        "      - {stepId: a, operationId: $sourceDescriptions.pets.addPet}\n"
+        "      - {stepId: b, operationId: $sourceDescriptions.pet.addPet}\n"
+    )
+    root = make_corpus(flows(steps))
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert finding.location.pointer == "/workflows/0/steps/1/operationId"
+    assert "no source description named `pet`" in finding.message
+    assert "did you mean `pets`" in finding.message
+    first = step_bindings(Context.load(root))[0]
+    assert first.operation is not None and first.operation.label == "POST /pets"
+    assert first.evidence == "operationId `addPet` of api/pets.yaml"
+
+
+def test_a_bare_operation_id_two_sources_hold_is_ambiguous(make_corpus: MakeCorpus) -> None:
+    head = HEAD.replace(
+        "workflows:", "  - {name: copy, url: ../api/copy.yaml, type: openapi}\nworkflows:"
+    )
+    files = flows("      - {stepId: find, operationId: getPet}\n", head)
+    files["api/copy.yaml"] = PETS
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-operation")
+    assert "ambiguous" in finding.message and "$sourceDescriptions.<name>.getPet" in finding.message
+    assert sorted(r.path for r in finding.related) == ["api/copy.yaml", "api/pets.yaml"]
+
+
+def test_an_operation_path_with_unescaped_slashes_names_the_pointer_meant(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = (
+        "      - stepId: list\n"
+        "        operationPath: '{$sourceDescriptions.pets.url}#/paths/pets/get'\n"
+        "      - stepId: add\n"
+        "        operationPath: '{$sourceDescriptions.pets.url}#/paths/~1pets/post'\n"
+    )
+    root = make_corpus(flows(steps))
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert finding.location.pointer == "/workflows/0/steps/0/operationPath"
+    assert "did you mean `/paths/~1pets/get`" in finding.message
+    added = step_bindings(Context.load(root))[1]
+    assert added.status == RESOLVED and added.operation is not None
+    assert added.operation.identifier == "addPet"
+
+
+def test_a_workflow_id_resolves_locally_or_names_the_workflow_meant(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = (
+        "      - {stepId: a, workflowId: other}\n"
+        "      - {stepId: b, workflowId: Other}\n"
+        "  - workflowId: other\n    steps:\n      - {stepId: c, operationId: getPet}\n"
+    )
+    root = make_corpus(flows(steps))
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert finding.location.pointer == "/workflows/0/steps/1/workflowId"
+    assert "did you mean `other`" in finding.message
+    called = step_bindings(Context.load(root))[0]
+    assert called.called is not None and called.called.workflow_id == "other"
+
+
+def test_a_workflow_id_of_an_arazzo_source_resolves_there(make_corpus: MakeCorpus) -> None:
+    head = HEAD.replace(
+        "workflows:", "  - {name: shared, url: ./shared.arazzo.yaml, type: arazzo}\nworkflows:"
+    )
+    files = flows(
+        "      - {stepId: a, workflowId: $sourceDescriptions.shared.login}\n"
+        "      - {stepId: b, workflowId: $sourceDescriptions.shared.logon}\n",
+        head,
+    )
+    files["flows/shared.arazzo.yaml"] = HEAD.replace("main", "login") + (
+        "      - {stepId: c, operationId: listPets}\n"
+    )
+    root = make_corpus(files)
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert "flows/shared.arazzo.yaml has no workflow `logon`" in finding.message
+    assert [r.path for r in finding.related] == ["flows/shared.arazzo.yaml"]
+
+
+# --- parameters ----------------------------------------------------------------------------------
+
+
+def test_a_path_parameter_written_in_query_is_named_with_its_place(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = (
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: petId, in: query, value: $inputs.id}\n"
+    )
+    (finding,) = run_rule(make_corpus(flows(steps)), "arazzo-unknown-parameter")
+    assert finding.location.pointer == "/workflows/0/steps/0/parameters/0"
+    assert "takes `petId` in `path`, not in `query`" in finding.message
+    # The path item's parameter is the one related (declared above the operation).
+    assert [(r.path, r.line) for r in finding.related] == [("api/pets.yaml", 20)]
+
+
+def test_parameters_the_operation_takes_by_ref_or_header_case_pass(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = (
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: limit, in: query, value: 3}\n"
+        "          - {name: x-trace-id, in: header, value: abc}\n"
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: petId, in: path, value: $inputs.id}\n"
+    )
+    assert run_rule(make_corpus(flows(steps)), "arazzo-unknown-parameter") == []
+
+
+def test_a_misspelt_parameter_and_a_component_parameter_are_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = (
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: limt, in: query, value: 3}\n"
+        "          - reference: $components.parameters.page\n"
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: pet_id, in: path, value: 1}\n"
+        "components:\n  parameters:\n    page: {name: page, in: query, value: 1}\n"
+    )
+    findings = run_rule(make_corpus(flows(steps)), "arazzo-unknown-parameter")
+    assert [f.location.pointer for f in findings] == [
+        "/workflows/0/steps/0/parameters/0",
+        "/workflows/0/steps/0/parameters/1",
+        "/workflows/0/steps/1/parameters/0",
+    ]
+    assert "did you mean `limit` (in: query)" in findings[0].message
+    assert "did you mean `petId` (in: path)" in findings[2].message
+    assert "`page`" in findings[1].message and "`X-Trace-Id` (header)" in findings[1].message
+
+
+def test_a_parameter_of_a_workflow_step_is_one_of_its_inputs(make_corpus: MakeCorpus) -> None:
+    steps = (
+        "      - stepId: call\n        workflowId: sub\n        parameters:\n"
+        "          - {name: petid, value: 3}\n          - {name: owner, value: me}\n"
+        "  - workflowId: sub\n    inputs: {$ref: '#/components/inputs/subIn'}\n"
+        "    steps:\n      - {stepId: s, operationId: getPet}\n"
+        "components:\n  inputs:\n"
+        "    subIn: {type: object, properties: {petId: {type: string}, owner: {}}}\n"
+    )
+    (finding,) = run_rule(make_corpus(flows(steps)), "arazzo-unknown-parameter")
+    assert "workflow `sub` has no input of that name; did you mean `petId`" in finding.message
+
+
+# --- payloads ------------------------------------------------------------------------------------
+
+
+def body_step(step_id: str, body: str, operation: str = "addPet") -> str:
+    return (
+        f"      - stepId: {step_id}\n        operationId: {operation}\n        requestBody:\n{body}"
+    )
+
+
+def test_a_payload_the_request_schema_rejects_is_reported_at_its_value(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = body_step(
+        "bad", "          contentType: application/json\n          payload: {name: Rex, age: x}\n"
+    )
+    (finding,) = run_rule(make_corpus(flows(steps)), "arazzo-payload-invalid")
+    assert finding.location.pointer == "/workflows/0/steps/0/requestBody/payload/age"
+    assert finding.location.line == 12
+    assert "is not of type" in finding.message and "POST /pets" in finding.message
+
+
+def test_runtime_expressions_and_replacements_are_placeholders(make_corpus: MakeCorpus) -> None:
+    steps = (
+        body_step("a", "          payload: {name: $inputs.name, age: '{$inputs.age}'}\n")
+        + body_step(
+            "b",
+            "          payload: {age: 3}\n          replacements:\n"
+            "            - {target: /name, value: $inputs.name}\n",
+        )
+        + body_step("c", "          payload: $inputs.pet\n")
+        + body_step(
+            "d", '          payload: |\n            {"name": "{$inputs.n}", "age": {$inputs.a}}\n'
+        )
+    )
+    assert run_rule(make_corpus(flows(steps)), "arazzo-payload-invalid") == []
+
+
+def test_a_json_template_string_is_validated_as_json(make_corpus: MakeCorpus) -> None:
+    steps = body_step("t", '          payload: |\n            {"age": 3}\n')
+    (finding,) = run_rule(make_corpus(flows(steps)), "arazzo-payload-invalid")
+    assert "`required`" in finding.message
+    assert finding.location.pointer == "/workflows/0/steps/0/requestBody/payload"
+
+
+def test_a_content_type_the_operation_does_not_accept_and_a_body_it_does_not_take(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = body_step(
+        "xml", "          contentType: application/xml\n          payload: <pet/>\n"
+    ) + body_step("get", "          payload: {a: 1}\n", operation="getPet")
+    first, second = run_rule(make_corpus(flows(steps)), "arazzo-payload-invalid")
+    assert "does not accept `application/xml`" in first.message
+    assert "`application/json`" in first.message
+    assert "GET /pets/{petId} declares no request body" in second.message
+
+
+def test_speclint_bindings_lists_each_step_with_its_operation(make_corpus: MakeCorpus) -> None:
+    steps = "      - {stepId: find, operationId: getPet}\n      - {stepId: gone, operationId: x}\n"
+    run = run_cli("bindings", str(make_corpus(flows(steps))))
+    assert run.exit_code == 0, run.output
+    lines = run.output.splitlines()
+    at = lines.index("flows/main.arazzo.yaml:8 step `find` (workflow `main`) operationId `getPet`")
+    assert lines[at + 1] == (
+        "    -> api/pets.yaml#/paths/~1pets~1{petId}/get GET /pets/{petId} "
+        "(operationId `getPet` of api/pets.yaml)"
+    )
+    assert lines[at + 3].startswith("    (unresolved: no operation of `api/pets.yaml`")
+    assert "speclint: 1 Arazzo step binding(s); 1 step(s) not bound" in lines
+
+
+def test_an_operation_id_one_document_declares_twice_binds_to_the_first(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The repetition is openapi-invalid's defect (OpenAPI 3.1 §4.8.10), not the step's.
+    files = flows("      - {stepId: find, operationId: getPet}\n")
+    files["api/pets.yaml"] = PETS.replace("operationId: listPets", "operationId: getPet")
+    root = make_corpus(files)
+    assert run_rule(root, "arazzo-unresolved-operation") == []
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.operation is not None and binding.operation.label == "GET /pets"
+    assert binding.evidence == "operationId `getPet` of api/pets.yaml (the first of 2)"
