@@ -164,6 +164,10 @@ def test_the_reports_count_what_is_no_longer_checked_apart_from_the_fixed(tmp_pa
     [gone] = document["gate"]["no_longer_checked"]
     assert (gone["rule"], gone["path"]) == ("example-invalid", "spec/runs.md")
     assert gone["why"].startswith(f"a `$ref` in `{SCHEMA}` does not resolve")
+    done = cli("check", ".", "--diff-base", "HEAD~1", "--no-cache", "--format", "html", cwd=repo)
+    assert "<strong>0 fixed</strong>, 1 no longer checked, " in done.stdout
+    assert "<h2>No longer checked, not fixed (1)</h2>" in done.stdout
+    assert '<section id="fixed">' not in done.stdout
 
 
 def test_a_rule_that_did_not_run_to_its_end_at_the_head_fixed_nothing() -> None:

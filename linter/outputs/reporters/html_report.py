@@ -366,6 +366,27 @@ def fixed_section(report: Report) -> list[str]:
     return [*lines, "</ul>", "</section>"]
 
 
+def unchecked_section(report: Report) -> list[str]:
+    """The base's findings the head no longer checks (a file gone or unreadable, a `$ref` that
+    no longer resolves): hidden by the change, not fixed by it (issue 48), with why."""
+    gate = report.gate
+    if gate is None or not gate.no_longer_checked:
+        return []
+    gone = gate.no_longer_checked
+    lines = [
+        '<section id="unchecked">',
+        f"<h2>No longer checked, not fixed ({len(gone)})</h2>",
+        "<ul>",
+    ]
+    for finding in gone:
+        where = f" <code>{text(finding.where)}</code>" if finding.where else ""
+        lines.append(
+            f"<li><code>{text(finding.rule)}</code> at <code>{text(finding.path)}</code>{where}: "
+            f"{message_html(first_line(finding.message))} ({text(finding.why)})</li>"
+        )
+    return [*lines, "</ul>", "</section>"]
+
+
 def values_html(values: Sequence[str]) -> str:
     return ", ".join(f"<code>{text(value)}</code>" for value in values)
 
@@ -420,7 +441,13 @@ def header(report: Report) -> list[str]:
     if gate is not None:
         lines.append(
             f"<p>Against {text(gate.against)}: <strong>{len(report.findings)} new</strong>, "
-            f"<strong>{len(gate.fixed)} fixed</strong>, {len(report.waived)} waived, "
+            f"<strong>{len(gate.fixed)} fixed</strong>, "
+            + (
+                f"{len(gate.no_longer_checked)} no longer checked, "
+                if gate.no_longer_checked
+                else ""
+            )
+            + f"{len(report.waived)} waived, "
             f"{len(gate.known)} unchanged (not this change's doing; not shown).</p>"
         )
     lines += counts(report.findings)
@@ -457,6 +484,7 @@ def render(report: Report) -> str:
         lines += summary_table(report.findings)
     lines += rule_sections(report)
     lines += fixed_section(report)
+    lines += unchecked_section(report)
     lines += waived_section(report)
     if report.bindings is not None:
         lines += bindings_section(report, report.bindings)
