@@ -149,12 +149,15 @@ def report(base_sources: dict[str, str], gate: bool = True) -> Report:
     )
 
 
-def test_the_side_the_change_edited_gets_its_diff_under_its_excerpt() -> None:
+def test_the_side_the_change_edited_shows_its_diff_in_place_of_its_excerpt() -> None:
     lines = finding_section(report({"docs/a.md": BASE}), DRIFT)
     at = lines.index(f"  {EDITED}")
     assert lines[at + 2 : at + 4] == ["  ```diff", "  @@ -7,7 +7,7 @@"]
     assert "  -line 10" in lines and "  +line ten" in lines
-    assert lines.count(EDITED) == 0  # the schema side was not edited: no diff under it
+    # The head's lines are shown once, in the diff: no plain excerpt of the same window.
+    assert not any(line.startswith("  > 10 |") for line in lines)
+    assert lines.count(EDITED) == 0  # the schema side was not edited: its excerpt, no diff
+    assert any(line.startswith("> ") and "| " in line for line in lines)
 
 
 def test_no_diff_without_a_base_or_for_a_file_the_change_added() -> None:

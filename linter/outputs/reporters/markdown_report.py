@@ -400,6 +400,14 @@ def edited_excerpt(report: Report, location: Location) -> list[str]:
     return diff_excerpt(gate.base_sources[location.path], head, location)
 
 
+def evidence(report: Report, location: Location) -> list[str]:
+    """The excerpt of ``location``; where the change edited its window, the ``diff`` of that
+    window instead, under :data:`EDITED` (the same lines, with what the base had: one block, not
+    the head's lines twice)."""
+    edited = edited_excerpt(report, location)
+    return [EDITED, "", *edited] if edited else excerpt(report.sources, location)
+
+
 def linked(report: Report, location: Location, shown: str) -> str:
     """``shown`` (a place, as Markdown) linked to the location's line in the file at the head
     commit, when the report has where those files are (``Report.blob_url``); as it is
@@ -465,11 +473,8 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
         paragraph(finding.message),
         "",
         *([*table_lines(finding.table), ""] if finding.table is not None else []),
-        *excerpt(report.sources, location),
+        *evidence(report, location),
     ]
-    edited = edited_excerpt(report, location)
-    if edited:
-        lines += ["", EDITED, "", *edited]
     if finding.related:
         lines += ["", f"Related locations ({len(finding.related)}):"]
     for related in finding.related[:RELATED_SHOWN]:
@@ -479,11 +484,8 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
             "",
             f"- {linked(report, related, code(place(report.root, related)))}{said}",
             "",
-            *(f"  {line}" if line else "" for line in excerpt(report.sources, related)),
+            *(f"  {line}" if line else "" for line in evidence(report, related)),
         ]
-        edited = edited_excerpt(report, related)
-        if edited:
-            lines += ["", f"  {EDITED}", "", *(f"  {line}" if line else "" for line in edited)]
     if len(finding.related) > RELATED_SHOWN:
         rest = len(finding.related) - RELATED_SHOWN
         lines += ["", f"- … and {rest} more related location{'' if rest == 1 else 's'}"]
