@@ -18,8 +18,8 @@ from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
 from conftest import REPOSITORY, write_files
 from speclint.analyses.contract_change import Change
 from speclint.common.findings import Finding, Location, Severity
-from speclint.outputs.reporters import FixedFinding, Gate, renderer
-from speclint.outputs.reporters.markdown_report import GATE_BUDGET
+from speclint.outputs.reporters import FixedFinding, Gate, Report, renderer
+from speclint.outputs.reporters.markdown_report import GATE_BUDGET, contract_section
 from speclint.run.engine import FIXED_SHOWN, Options, lint
 from speclint.run.waivers import Waived, Waiver
 
@@ -344,7 +344,7 @@ def test_an_enum_renamed_where_both_verdicts_agree_is_one_row() -> None:
     report = replace(make_report([]), gate=Gate("`main`", changes=changes))
     text = renderer("markdown")(report)
     assert "| `state`: `b` added, `a` removed | **breaking** (server-emitted) |" in text
-    assert "(2 changes: 2 breaking, 0 additive)" in text
+    assert "(2 changes in 1 place: 2 breaking, 0 additive)" in text
 
 
 def test_new_findings_are_grouped_under_the_changed_file_that_caused_them() -> None:
@@ -459,3 +459,37 @@ def test_a_new_finding_grouped_by_its_cause_names_its_rule_and_a_whole_clause() 
     assert "**error** `dup-key` at `corpus/schemas/a.json:3:3` (`/type`)" in text
     heading = next(line for line in text.splitlines() if line.startswith("#### `corpus/examples"))
     assert heading.endswith("(keyword `type`)…"), heading
+
+
+def test_the_contract_heading_counts_the_places_when_a_row_holds_several_changes() -> None:
+    """Two additive changes of one server-emitted enum share a row ("`suspended` added,
+    `paused` removed"): the heading says "2 changes in 1 place", not a count the table seems
+    to miss a row of."""
+    at = Location("schemas/run.schema.json", 7, 5, pointer="/properties/status/enum")
+    changes = [
+        Change(
+            "enum value added",
+            False,
+            "server-emitted",
+            "`suspended` added",
+            at,
+            summary="`status`: `suspended` added",
+        ),
+        Change(
+            "enum value removed",
+            False,
+            "server-emitted",
+            "`paused` removed",
+            at,
+            summary="`status`: `paused` removed",
+        ),
+    ]
+    lines: list[str] = []
+    made = Report(findings=[], rules={}, sources={}, root=".", tool_version="0")
+    contract_section(lines, made, changes, 10_000)
+    assert (
+        "## What the change does to the contract (2 changes in 1 place: 0 breaking, 2 additive)"
+        in lines
+    )
+    [row] = [line for line in lines if line.startswith("| `schemas/")]
+    assert "`status`: `suspended` added, `paused` removed" in row

@@ -795,16 +795,22 @@ def contract_section(lines: list[str], report: Report, changes: Sequence[Change]
     """Append the table of what the change does to the contract, cut to ``CHANGES_SHOWN`` rows
     and ``room`` characters; the characters used."""
     breaking = sum(change.breaking for change in changes)
+    rows = change_rows(changes)
+    # A row says every change at one place ("`suspended` added, `paused` removed"): the count
+    # of rows is said when it is not the count of changes, or the heading's "2 changes" reads
+    # as a row missing.
+    places = (
+        f" in {len(rows)} place{'' if len(rows) == 1 else 's'}" if len(rows) != len(changes) else ""
+    )
     heading = [
         "",
         f"## What the change does to the contract ({len(changes)} change"
-        f"{'' if len(changes) == 1 else 's'}: {breaking} breaking, "
+        f"{'' if len(changes) == 1 else 's'}{places}: {breaking} breaking, "
         f"{len(changes) - breaking} additive)",
         "",
         "| Where | What changed | Effect |",
         "| --- | --- | --- |",
     ]
-    rows = change_rows(changes)
     added = [visible(line) for line in heading]
     used = size(added)
     for index, (change, text) in enumerate(rows):
