@@ -1,22 +1,22 @@
 """An Arazzo workflow document that fails the official Arazzo JSON Schema of its release.
 
 What it does
-    Validates each Arazzo 1.0.x document (``arazzo: 1.0.1``) against the JSON Schema the OpenAPI
+    Validates each Arazzo 1.0.x document (`arazzo: 1.0.1`) against the JSON Schema the OpenAPI
     Initiative publishes for Arazzo 1.0 (shipped inside speclint, see
-    ``speclint/data/arazzo/PROVENANCE.json``), offline. Each violation is reported at its JSON
+    `speclint/data/arazzo/PROVENANCE.json`), offline. Each violation is reported at its JSON
     pointer with the most specific reason the schema gives: a step that names two operations,
-    a parameter without ``in`` where the schema wants one, a ``successAction`` of an unknown
-    ``type``, a member the specification does not define. A release whose schema speclint does
-    not ship (a later 1.x) gets an ``info`` that the document was not checked, never an error;
-    an ``arazzo`` value that is no release number (``latest``) is reported. At most 50 errors
+    a parameter without `in` where the schema wants one, a `successAction` of an unknown
+    `type`, a member the specification does not define. A release whose schema speclint does
+    not ship (a later 1.x) gets an `info` that the document was not checked, never an error;
+    an `arazzo` value that is no release number (`latest`) is reported. At most 50 errors
     are reported per document; how many more there were is said among what the run did not
     check.
 
 Why is this bad?
-    Arazzo tooling (runners, documentation generators, Spectral's ``spectral:arazzo`` ruleset)
+    Arazzo tooling (runners, documentation generators, Spectral's `spectral:arazzo` ruleset)
     refuses or misreads an invalid document, and the schema is where the specification's
-    structure is machine-checkable. What the schema cannot say (an ``operationId`` the API does
-    not have) is for the other ``arazzo-*`` rules.
+    structure is machine-checkable. What the schema cannot say (an `operationId` the API does
+    not have) is for the other `arazzo-*` rules.
 
 Example
     ::
@@ -32,8 +32,8 @@ Example
                 operationId: findPet
                 operationPath: '{$sourceDescriptions.pets.url}#/paths/~1pets/get'
 
-    FAIL: ``/workflows/0/steps/0``: a step names one operation (``operationId``,
-    ``operationPath`` or ``workflowId``), not two.
+    FAIL: `/workflows/0/steps/0`: a step names one operation (`operationId`,
+    `operationPath` or `workflowId`), not two.
 
 Use instead
     ::

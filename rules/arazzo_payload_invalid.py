@@ -1,16 +1,16 @@
-"""An Arazzo step's ``requestBody.payload`` that the operation's request schema rejects.
+"""An Arazzo step's `requestBody.payload` that the operation's request schema rejects.
 
 What it does
-    For each step whose ``operationId`` or ``operationPath`` resolves, validates the payload of
-    its ``requestBody`` against the schema of the operation's request body for the step's
-    ``contentType`` (an exact media type, else a range the operation declares such as
-    ``application/*``; with no ``contentType``, the operation's only media type), in the dialect
-    of the OpenAPI document, its ``$ref``\\s resolved in the corpus. Runtime expressions are
+    For each step whose `operationId` or `operationPath` resolves, validates the payload of
+    its `requestBody` against the schema of the operation's request body for the step's
+    `contentType` (an exact media type, else a range the operation declares such as
+    `application/*`; with no `contentType`, the operation's only media type), in the dialect
+    of the OpenAPI document, its `$ref`\\s resolved in the corpus. Runtime expressions are
     placeholders, not values (Arazzo 1.0.1 §4.6.11: they are evaluated before the call): a string
-    that is or embeds one (``$inputs.pet``, ``"{$inputs.id}"``) matches any schema, and so does
-    a value the step's ``replacements`` set. A payload written as a JSON string (the
-    specification's templated form) is read as JSON first, an unquoted ``{$...}`` in it as a
-    placeholder. A ``contentType`` the operation does not accept, and a payload for an operation
+    that is or embeds one (`$inputs.pet`, `"{$inputs.id}"`) matches any schema, and so does
+    a value the step's `replacements` set. A payload written as a JSON string (the
+    specification's templated form) is read as JSON first, an unquoted `{$...}` in it as a
+    placeholder. A `contentType` the operation does not accept, and a payload for an operation
     with no request body, are reported too. One finding per step, at the payload's first error.
 
 Why is this bad?
@@ -28,7 +28,7 @@ Example
             contentType: application/json
             payload: {name: Rex, age: three}
 
-    FAIL: ``/age: "three" is not of type "integer"``.
+    FAIL: `/age: "three" is not of type "integer"`.
 
 Use instead
     ::
@@ -41,9 +41,9 @@ Options
     None.
 
 Limitations
-    Only JSON media types (``application/json``, ``+json``) are validated; a form or XML body is
+    Only JSON media types (`application/json`, `+json`) are validated; a form or XML body is
     not. A request body or schema in another file than the operation's is followed only as far
-    as the corpus's ``$ref`` resolution goes.
+    as the corpus's `$ref` resolution goes.
 """
 
 from __future__ import annotations

@@ -2,14 +2,14 @@
 calls has no input for.
 
 What it does
-    For each step whose call resolves (``arazzo-unresolved-operation`` reports the others),
-    checks every entry of its ``parameters`` (a Parameter Object, or a Reusable Object naming one
-    in ``components.parameters``): for a step calling an operation, the operation must take a
-    parameter of that ``name`` and ``in`` (OpenAPI 3.1 §4.8.9: its Path Item's parameters and its
-    own, a ``$ref`` to a Parameter Object followed; a header's name in any letter case, RFC 9110
-    §5.1); for a step calling a workflow, ``name`` must be a property of that workflow's
-    ``inputs`` schema (Arazzo 1.0.1 §4.6.6: the parameters map to the workflow's inputs). A
-    parameter of the right name in another place (``in: query`` for a path parameter), or a close
+    For each step whose call resolves (`arazzo-unresolved-operation` reports the others),
+    checks every entry of its `parameters` (a Parameter Object, or a Reusable Object naming one
+    in `components.parameters`): for a step calling an operation, the operation must take a
+    parameter of that `name` and `in` (OpenAPI 3.1 §4.8.9: its Path Item's parameters and its
+    own, a `$ref` to a Parameter Object followed; a header's name in any letter case, RFC 9110
+    §5.1); for a step calling a workflow, `name` must be a property of that workflow's
+    `inputs` schema (Arazzo 1.0.1 §4.6.6: the parameters map to the workflow's inputs). A
+    parameter of the right name in another place (`in: query` for a path parameter), or a close
     spelling of one, is named in the fix, its declaration related.
 
 Why is this bad?
@@ -26,7 +26,7 @@ Example
           parameters:
             - {name: petId, in: query, value: $inputs.id}
 
-    FAIL: ``petId`` is a ``path`` parameter of ``GET /pets/{petId}``, not a ``query`` one.
+    FAIL: `petId` is a `path` parameter of `GET /pets/{petId}`, not a `query` one.
 
 Use instead
     ::
@@ -39,10 +39,10 @@ Options
     None.
 
 Limitations
-    Workflow-level ``parameters`` (applied to every step) are not checked. An operation one of
-    whose parameters is a ``$ref`` to another file is checked only for what it declares in
-    place: a name not found there is not reported. A workflow's ``inputs`` with
-    ``additionalProperties`` or ``patternProperties`` (or no ``properties``) takes any name.
+    Workflow-level `parameters` (applied to every step) are not checked. An operation one of
+    whose parameters is a `$ref` to another file is checked only for what it declares in
+    place: a name not found there is not reported. A workflow's `inputs` with
+    `additionalProperties` or `patternProperties` (or no `properties`) takes any name.
 """
 
 from __future__ import annotations

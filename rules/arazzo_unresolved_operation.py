@@ -1,23 +1,23 @@
-"""An Arazzo step whose ``operationId``, ``operationPath`` or ``workflowId`` names nothing its
+"""An Arazzo step whose `operationId`, `operationPath` or `workflowId` names nothing its
 sources hold.
 
 What it does
     Resolves what each step of an Arazzo document calls (Arazzo 1.0.1 §4.6.5): an
-    ``operationId``, bare (searched in every OpenAPI source) or qualified
-    (``$sourceDescriptions.<name>.<operationId>``); an ``operationPath``
-    (``{$sourceDescriptions.<name>.url}#/paths/~1pets/get``, a JSON pointer into the source);
-    a ``workflowId``, local or qualified (``$sourceDescriptions.<name>.<workflowId>``, in an
+    `operationId`, bare (searched in every OpenAPI source) or qualified
+    (`$sourceDescriptions.<name>.<operationId>`); an `operationPath`
+    (`{$sourceDescriptions.<name>.url}#/paths/~1pets/get`, a JSON pointer into the source);
+    a `workflowId`, local or qualified (`$sourceDescriptions.<name>.<workflowId>`, in an
     Arazzo source). One that names no operation or workflow is reported at the field, with the
     one meant when there is a near miss: the same name in another letter case, a close spelling,
-    a path pointer whose slashes are not escaped (``#/paths/pets/get`` for ``#/paths/~1pets/get``,
-    RFC 6901 §3); the operation meant is a related location. A bare ``operationId`` that two
+    a path pointer whose slashes are not escaped (`#/paths/pets/get` for `#/paths/~1pets/get`,
+    RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
     OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
     qualified). A source description name the document does not declare is reported here too.
 
 Why is this bad?
     A runner cannot call an operation the API does not have: the workflow fails at that step,
-    and documentation generated from it links nowhere. ``operationId`` is case-sensitive
-    (OpenAPI 3.1 §4.8.10), so ``getpet`` is not ``getPet``.
+    and documentation generated from it links nowhere. `operationId` is case-sensitive
+    (OpenAPI 3.1 §4.8.10), so `getpet` is not `getPet`.
 
 Example
     ::
@@ -30,7 +30,7 @@ Example
               - stepId: find
                 operationId: getpet
 
-    FAIL: ``operationId `getpet` names no operation of pets.yaml; did you mean `getPet```.
+    FAIL: `operationId `getpet` names no operation of pets.yaml; did you mean `getPet```.
 
 Use instead
     ::
@@ -45,7 +45,7 @@ Options
 Limitations
     A step whose source is not read (a remote URL, a file outside the root) is not checked: the
     run says so among what it did not check. Operations are those of the OpenAPI documents'
-    ``paths`` (not ``webhooks``).
+    `paths` (not `webhooks`).
 """
 
 from __future__ import annotations

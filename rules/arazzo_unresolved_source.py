@@ -1,12 +1,12 @@
 """An Arazzo source description whose URL names no OpenAPI or Arazzo document of the repository.
 
 What it does
-    Resolves each ``sourceDescriptions`` entry's ``url`` of an Arazzo document to a file of the
+    Resolves each `sourceDescriptions` entry's `url` of an Arazzo document to a file of the
     repository: relative to the Arazzo file's folder (Arazzo 1.0.1 §4.5, "Relative References in
-    URLs"), or to the root when it starts with ``/``, its fragment set aside. A URL that names no
+    URLs"), or to the root when it starts with `/`, its fragment set aside. A URL that names no
     file is reported at the source description, with the document of that name elsewhere (in
     another folder or letter case) when there is one; so is a file that is no OpenAPI or Arazzo
-    document (a JSON Schema, a data file). A remote URL (``https://...``), a path leading out of
+    document (a JSON Schema, a data file). A remote URL (`https://...`), a path leading out of
     the root and a file discovery leaves out are not read: the run says so among what it did
     not check, never as a finding.
 
@@ -24,7 +24,7 @@ Example
             url: ./pet-store.yaml     # the API is api/pets.yaml
             type: openapi
 
-    FAIL: ``flows/pet-store.yaml``: no such file.
+    FAIL: `flows/pet-store.yaml`: no such file.
 
 Use instead
     ::

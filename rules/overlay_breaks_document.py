@@ -2,16 +2,16 @@
 
 What it does
     Applies the overlay's actions in order to a copy of the OpenAPI document it applies to
-    (its ``extends``, a corpus file, else the document its targets point into), as Overlay
-    1.0.0 §4.4.3 says (``update`` merged into each selected object, recursively, or appended
-    to each selected array; ``remove`` deletes each selected node), and validates the result
-    exactly as ``openapi-invalid`` validates a document. Each error the result has that the
+    (its `extends`, a corpus file, else the document its targets point into), as Overlay
+    1.0.0 §4.4.3 says (`update` merged into each selected object, recursively, or appended
+    to each selected array; `remove` deletes each selected node), and validates the result
+    exactly as `openapi-invalid` validates a document. Each error the result has that the
     document itself does not is reported at the action that introduced it (the actions applied
     one at a time), with the error's place in the document related.
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
-    overlay that removes a required ``description`` or gives a parameter an ``in`` OpenAPI does
+    overlay that removes a required `description` or gives a parameter an `in` OpenAPI does
     not know turns a valid document into one that generators and gateways reject, and the
     error shows up downstream, far from the overlay that caused it.
 
@@ -24,8 +24,8 @@ Example
           - target: $.paths['/pets'].get.responses['200']
             update: {description: [The pets]}
 
-    FAIL: ``applying this action makes openapi.yaml invalid:
-    /paths/~1pets/get/responses/200/description: ["The pets"] is not of type "string" ...``
+    FAIL: `applying this action makes openapi.yaml invalid:
+    /paths/~1pets/get/responses/200/description: ["The pets"] is not of type "string" ...`
 
 Use instead
     ::
@@ -38,12 +38,12 @@ Options
     None.
 
 Limitations
-    Only Overlay 1.0 actions (``update``, ``remove``) are applied; an overlay of a later
-    release is not. Inside an object an ``update`` merges, a member that is an array replaces
+    Only Overlay 1.0 actions (`update`, `remove`) are applied; an overlay of a later
+    release is not. Inside an object an `update` merges, a member that is an array replaces
     the array it names. An error is matched to the document's own by its place and message,
     so an action that removes an array item before a pre-existing error moves that error and
     may be reported. At most 60 actions are applied one at a time; the errors of a longer
-    overlay found past them are reported at its ``actions``.
+    overlay found past them are reported at its `actions`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """An OpenAPI Overlay that fails the official Overlay 1.0 JSON Schema.
 
 What it does
-    Validates each Overlay document (``overlay: 1.0.x``) against the JSON Schema the OpenAPI
-    Initiative publishes for Overlay 1.0 (``schemas/v1.0/schema.yaml`` of
-    OAI/Overlay-Specification, shipped inside speclint: ``speclint/data/overlay``), offline.
+    Validates each Overlay document (`overlay: 1.0.x`) against the JSON Schema the OpenAPI
+    Initiative publishes for Overlay 1.0 (`schemas/v1.0/schema.yaml` of
+    OAI/Overlay-Specification, shipped inside speclint: `speclint/data/overlay`), offline.
     Each violation is reported at its node with the most specific reason the schema gives. An
-    overlay of a release speclint ships no schema of (``1.1.0``) gets an ``info`` that it was
+    overlay of a release speclint ships no schema of (`1.1.0`) gets an `info` that it was
     not checked, never an error.
 
 Why is this bad?
-    An overlay tool refuses or misapplies an invalid overlay: an action without ``target`` is
-    skipped or stops the build, a misspelt ``remvoe: true`` leaves in place what it was meant to
+    An overlay tool refuses or misapplies an invalid overlay: an action without `target` is
+    skipped or stops the build, a misspelt `remvoe: true` leaves in place what it was meant to
     remove, and the published API document silently differs from what the overlay says.
 
 Example
@@ -22,7 +22,7 @@ Example
           - target: $.paths['/internal']
             remvoe: true
 
-    FAIL: ``/actions/0: Unevaluated properties are not allowed ('remvoe' was unexpected)``
+    FAIL: `/actions/0: Unevaluated properties are not allowed ('remvoe' was unexpected)`
 
 Use instead
     ::
@@ -36,8 +36,8 @@ Options
     None.
 
 Limitations
-    A target's JSONPath syntax is ``overlay-target-unmatched``'s (the schema asks only that it
-    start with ``$``). At most 50 errors are reported per overlay.
+    A target's JSONPath syntax is `overlay-target-unmatched`'s (the schema asks only that it
+    start with `$`). At most 50 errors are reported per overlay.
 """
 
 from __future__ import annotations

@@ -1,18 +1,18 @@
-"""An Overlay action whose ``target`` selects no node of the document the overlay applies to.
+"""An Overlay action whose `target` selects no node of the document the overlay applies to.
 
 What it does
-    Evaluates each action's ``target`` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
-    against the OpenAPI document the overlay applies to: its ``extends`` when that names a
-    corpus file, else the document its targets' plain prefixes point into (``speclint
-    files`` says which). A target that selects nothing is reported at the target, with where it
-    stops matching: the longest plain prefix that resolves (``$.paths``) and the members there
+    Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
+    against the OpenAPI document the overlay applies to: its `extends` when that names a
+    corpus file, else the document its targets' plain prefixes point into (`speclint
+    files` says which). A target that selects nothing is reported at the target, with where it
+    stops matching: the longest plain prefix that resolves (`$.paths`) and the members there
     closest to the one it names. A target that is no JSONPath is reported with the parser's
-    reason. An overlay whose ``extends`` names a remote document, or one the repository does
+    reason. An overlay whose `extends` names a remote document, or one the repository does
     not hold, is not checked, and the run says so among what it did not check.
 
 Why is this bad?
     Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
-    action silently: nothing changes. An edit meant for ``/pets`` written against ``/pet``, or
+    action silently: nothing changes. An edit meant for `/pets` written against `/pet`, or
     kept after the document renamed the path, leaves the published document uncorrected.
 
 Example
@@ -25,8 +25,8 @@ Example
           - target: $.paths['/pet'].get
             update: {summary: List the pets}
 
-    FAIL: ``target `$.paths['/pet'].get` selects no node of openapi.yaml: `$.paths` has no
-    member `/pet` (did you mean `/pets`?) ...``
+    FAIL: `target `$.paths['/pet'].get` selects no node of openapi.yaml: `$.paths` has no
+    member `/pet` (did you mean `/pets`?) ...`
 
 Use instead
     ::
@@ -39,7 +39,7 @@ Options
     None.
 
 Limitations
-    An overlay with neither ``extends`` nor a target whose plain prefix resolves is not
+    An overlay with neither `extends` nor a target whose plain prefix resolves is not
     checked. Where the targets point into several documents equally, a target is reported
     only when it selects nothing in any of them.
 """
