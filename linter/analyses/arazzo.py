@@ -505,3 +505,9 @@ def _at(data: Any, pointer: str) -> Any:
             return {}
         node = node.get(token)
     return node if isinstance(node, dict) else {}
+
+
+def near_names(name: str, names: Iterable[str]) -> list[str]:
+    """What ``name`` may have meant among ``names`` (letter case, word joins, close spelling):
+    the near miss other Arazzo analyses name in their fix."""
+    return _near(name, names)

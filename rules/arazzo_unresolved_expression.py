@@ -1,0 +1,89 @@
+"""An Arazzo runtime expression naming an input, step, output, workflow, source or component
+that the document does not declare.
+
+What it does
+    Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document: bare field values
+    (``value: $inputs.petId``), expressions embedded in strings (``Bearer {$inputs.token}``),
+    those inside ``simple`` and JSONPath conditions (§4.6.9), criterion ``context`` and the
+    ``reference`` of Reusable Objects (§4.6.14). Each must name what is declared where it is
+    written: ``$inputs.<name>`` a property of its workflow's ``inputs`` schema (a ``$ref`` to
+    ``components.inputs`` followed); ``$steps.<stepId>.outputs.<name>`` a step of the same
+    workflow and an output that step declares; ``$workflows.<id>.outputs.<name>`` (or
+    ``.inputs.<name>``) a workflow of the document or of an Arazzo source and what it declares;
+    ``$sourceDescriptions.<name>`` a declared source; ``$components.<kind>.<name>`` a declared
+    component, of the kind the reference needs (a Success Action's ``reference`` a
+    ``successActions`` entry). A misspelt root (``$input.x``, ``$statuscode``) is reported too.
+    The finding is at the string holding the expression; the fix names the nearest declared
+    name (letter case, word joins, close spelling).
+
+Why is this bad?
+    A runner evaluates an expression that names nothing to nothing: the step sends an empty
+    parameter, the workflow's output is missing, a condition compares against null and the
+    workflow takes the wrong branch, all without an error at the place of the mistake.
+
+Example
+    ::
+
+        - workflowId: adopt
+          inputs:
+            type: object
+            properties: {petId: {type: string}}
+          steps:
+            - stepId: find
+              operationId: getPet
+              parameters:
+                - {name: petId, in: path, value: $inputs.pet_id}
+
+    FAIL: ``$inputs.pet_id``: workflow ``adopt`` has no input ``pet_id``; did you mean ``petId``?
+
+Use instead
+    ::
+
+                - {name: petId, in: path, value: $inputs.petId}
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    The ABNF's ``name`` may hold any character, so a declared name matches when it is a prefix
+    of what follows up to a ``.``, ``[`` or ``#`` (``$inputs.page[size]`` is the input
+    ``page[size]``, or ``page`` indexed). An ``inputs`` schema with no ``properties``, or with
+    ``additionalProperties``, ``patternProperties``, ``oneOf`` or ``anyOf``, takes any name.
+    ``$outputs.*`` (whose scope §4.7 leaves open) is not judged, nor ``$inputs`` and ``$steps``
+    inside ``components`` (the workflow they run in is not known there), nor a workflow of an
+    Arazzo source that is not read. ``$response`` expressions are ``arazzo-response-pointer``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.arazzo_expressions import NAME, expression_problems
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity, headed
+
+ID = "arazzo-unresolved-expression"
+SEVERITY = Severity.ERROR
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+# speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
+FACTS = ("references",)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for problem in expression_problems(corpus):
+        if problem.concern != NAME:
+            continue
+        use = problem.use
+        document = corpus.documents[use.arazzo.path]
+        where = f"step `{use.step.step_id}`: " if use.step is not None else ""
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(f"{where}{problem.problem}", problem.fix),
+            document.location(use.pointer),
+            related=problem.related,
+            key=f"{use.pointer}:{use.expression.text}",
+        )
