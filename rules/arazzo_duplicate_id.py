@@ -1,15 +1,15 @@
 """An Arazzo workflowId, stepId or source description name given twice where it must be unique.
 
 What it does
-    Reports each repeat of a ``workflowId`` among the document's workflows (Arazzo 1.0.1
-    §4.6.4: unique amongst all workflows described in the document), of a ``stepId`` within its
+    Reports each repeat of a `workflowId` among the document's workflows (Arazzo 1.0.1
+    §4.6.4: unique amongst all workflows described in the document), of a `stepId` within its
     workflow (§4.6.5: unique amongst all steps described in the workflow), and of a source
-    description ``name`` (§4.6.3: a unique name). The finding is at the repeat, the first
+    description `name` (§4.6.3: a unique name). The finding is at the repeat, the first
     occurrence related.
 
 Why is this bad?
-    Every reference to the name (``$steps.<id>.outputs``, a ``goto``, a ``workflowId``,
-    ``$sourceDescriptions.<name>``) can mean either: a runner picks one, and which one differs
+    Every reference to the name (`$steps.<id>.outputs`, a `goto`, a `workflowId`,
+    `$sourceDescriptions.<name>`) can mean either: a runner picks one, and which one differs
     between tools, so the workflow does what its author did not read.
 
 Example
@@ -19,7 +19,7 @@ Example
           - {stepId: find, operationId: findPets}
           - {stepId: find, operationId: getPet}
 
-    FAIL: stepId ``find`` is given twice in workflow ``adopt``.
+    FAIL: stepId `find` is given twice in workflow `adopt`.
 
 Use instead
     ::
@@ -33,7 +33,7 @@ Options
     None.
 
 Limitations
-    A missing or non-string id is ``arazzo-invalid``'s; ids are compared as written (letter
+    A missing or non-string id is `arazzo-invalid`'s; ids are compared as written (letter
     case counts).
 """
 

@@ -3,16 +3,16 @@ that the document does not declare.
 
 What it does
     Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document: bare field values
-    (``value: $inputs.petId``), expressions embedded in strings (``Bearer {$inputs.token}``),
-    those inside ``simple`` and JSONPath conditions (§4.6.9), criterion ``context`` and the
-    ``reference`` of Reusable Objects (§4.6.14). Each must name what is declared where it is
-    written: ``$inputs.<name>`` a property of its workflow's ``inputs`` schema (a ``$ref`` to
-    ``components.inputs`` followed); ``$steps.<stepId>.outputs.<name>`` a step of the same
-    workflow and an output that step declares; ``$workflows.<id>.outputs.<name>`` (or
-    ``.inputs.<name>``) a workflow of the document or of an Arazzo source and what it declares;
-    ``$sourceDescriptions.<name>`` a declared source; ``$components.<kind>.<name>`` a declared
-    component, of the kind the reference needs (a Success Action's ``reference`` a
-    ``successActions`` entry). A misspelt root (``$input.x``, ``$statuscode``) is reported too.
+    (`value: $inputs.petId`), expressions embedded in strings (`Bearer {$inputs.token}`),
+    those inside `simple` and JSONPath conditions (§4.6.9), criterion `context` and the
+    `reference` of Reusable Objects (§4.6.14). Each must name what is declared where it is
+    written: `$inputs.<name>` a property of its workflow's `inputs` schema (a `$ref` to
+    `components.inputs` followed); `$steps.<stepId>.outputs.<name>` a step of the same
+    workflow and an output that step declares; `$workflows.<id>.outputs.<name>` (or
+    `.inputs.<name>`) a workflow of the document or of an Arazzo source and what it declares;
+    `$sourceDescriptions.<name>` a declared source; `$components.<kind>.<name>` a declared
+    component, of the kind the reference needs (a Success Action's `reference` a
+    `successActions` entry). A misspelt root (`$input.x`, `$statuscode`) is reported too.
     The finding is at the string holding the expression; the fix names the nearest declared
     name (letter case, word joins, close spelling).
 
@@ -34,7 +34,7 @@ Example
               parameters:
                 - {name: petId, in: path, value: $inputs.pet_id}
 
-    FAIL: ``$inputs.pet_id``: workflow ``adopt`` has no input ``pet_id``; did you mean ``petId``?
+    FAIL: `$inputs.pet_id`: workflow `adopt` has no input `pet_id`; did you mean `petId`?
 
 Use instead
     ::
@@ -47,13 +47,13 @@ Options
     None.
 
 Limitations
-    The ABNF's ``name`` may hold any character, so a declared name matches when it is a prefix
-    of what follows up to a ``.``, ``[`` or ``#`` (``$inputs.page[size]`` is the input
-    ``page[size]``, or ``page`` indexed). An ``inputs`` schema with no ``properties``, or with
-    ``additionalProperties``, ``patternProperties``, ``oneOf`` or ``anyOf``, takes any name.
-    ``$outputs.*`` (whose scope §4.7 leaves open) is not judged, nor ``$inputs`` and ``$steps``
-    inside ``components`` (the workflow they run in is not known there), nor a workflow of an
-    Arazzo source that is not read. ``$response`` expressions are ``arazzo-response-pointer``'s.
+    The ABNF's `name` may hold any character, so a declared name matches when it is a prefix
+    of what follows up to a `.`, `[` or `#` (`$inputs.page[size]` is the input
+    `page[size]`, or `page` indexed). An `inputs` schema with no `properties`, or with
+    `additionalProperties`, `patternProperties`, `oneOf` or `anyOf`, takes any name.
+    `$outputs.*` (whose scope §4.7 leaves open) is not judged, nor `$inputs` and `$steps`
+    inside `components` (the workflow they run in is not known there), nor a workflow of an
+    Arazzo source that is not read. `$response` expressions are `arazzo-response-pointer`'s.
 """
 
 from __future__ import annotations
