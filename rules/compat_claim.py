@@ -20,7 +20,10 @@ What it does
     - always breaking: a schema file, a definition (``$defs``/``definitions`` entry, API
       ``components/schemas`` entry) of a file both revisions have, an OpenAPI operation, an AsyncAPI operation or channel
       removed; a ``.proto`` language file option (``go_package``, ``csharp_namespace`` ...)
-      added, changed or removed.
+      added, changed or removed;
+    - breaking for the corpus's own Arazzo workflows: an operation, parameter, request or
+      response property or response header a workflow step uses removed or renamed (role
+      ``workflow``, located in the API document).
 
     Each additive claim with breaking changes beside it is one finding at the RFC's
     ``Compatibility`` row, naming the changes, with their locations as related locations. Breaking

@@ -47,6 +47,9 @@ class Change:
     # What changed in a few words, for a table row ("`status`: `suspended` added"); "" where
     # the description is short enough to be its own summary (a pull-request comment cuts it).
     summary: str = ""
+    # Other places the change concerns: the Arazzo step a change breaks (its use of the
+    # operation), as a finding's related locations (``speclint.analyses.workflow_changes``).
+    related: tuple[Location, ...] = ()
 
     @property
     def identity(self) -> str:

@@ -31,6 +31,7 @@ from typing import Any
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
 from speclint.analyses.protos import corpus_protos, vendored_proto
+from speclint.analyses.workflow_changes import workflow_changes
 from speclint.common.findings import Location
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.protobuf import (
@@ -45,9 +46,11 @@ from speclint.parsing.protobuf import (
 
 
 def contract_changes(base: Context, head: Context) -> list[Change]:
-    """The schema changes (``speclint.analyses.compat``) and the proto surface's, in one
+    """The schema changes (``speclint.analyses.compat``), the proto surface's and what they
+    break in the corpus's Arazzo workflows (``speclint.analyses.workflow_changes``), in one
     stable order: what ``speclint changes`` lists and compat-claim weighs."""
     changes = schema_changes(base, head) + proto_changes(base, head)
+    changes += workflow_changes(base, head)
     return sorted(
         {change.identity: change for change in changes}.values(),
         key=lambda c: (c.location.path, c.location.line, c.location.column, c.kind, c.description),

@@ -915,7 +915,7 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str |
     """List the contract changes of PATH since git revision REF, classified by role."""
     # Deferred: startup (module docstring).
     from speclint.analyses.proto_changes import contract_changes
-    from speclint.outputs.reporters.text_report import position
+    from speclint.outputs.reporters.text_report import CONTINUATION, detail, position
     from speclint.run.engine import base_corpus
 
     corpus = _load_corpus(path)
@@ -929,6 +929,8 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str |
             f"{position(shown_root, change.location)}: {verdict} [{change.kind}] "
             f"{change.description}"
         )
+        for related in change.related:  # the Arazzo step a change breaks, as `check` shows one
+            say(f"{CONTINUATION}related: {position(shown_root, related)} {detail(related)}")
     broken = sum(c.breaking for c in changes)
     say(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
     if fail_on == "breaking" and broken:

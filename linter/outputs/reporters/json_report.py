@@ -67,6 +67,8 @@ def change_json(change: Change) -> dict[str, Any]:
         "description": change.description,
         "location": location_json(change.location),
         "base_location": None if change.base is None else location_json(change.base),
+        # The other places it concerns (the Arazzo step a change breaks), [] for most.
+        "related": [location_json(r) for r in change.related],
     }
 
 
