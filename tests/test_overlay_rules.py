@@ -445,3 +445,18 @@ def test_the_legacy_dialect_is_speakeasy_s_default_for_overlay_1_0_only() -> Non
     assert legacy_dialect({"overlay": "1.0.0", "actions": []})
     assert not legacy_dialect({"overlay": "1.0.0", "x-speakeasy-jsonpath": "rfc9535"})
     assert not legacy_dialect({"overlay": "1.1.0", "actions": []})
+
+
+def test_an_array_update_of_an_array_is_concatenated_not_nested(make_corpus: MakeCorpus) -> None:
+    # Replacing a parameter list: remove its items, then update it with the new list.
+    root = corpus(
+        make_corpus,
+        "  - target: $.paths['/pets/{petId}'].get.parameters[*]\n    remove: true\n",
+        "  - target: $.paths['/pets/{petId}'].get.parameters\n"
+        "    update: [{name: petId, in: path, required: true, schema: {type: string}}]\n",
+    )
+    assert run_rule(root, "overlay-breaks-document") == []
+    data = {"tags": [{"name": "a"}]}
+    assert apply_action(data, action("$.tags", update=[{"name": "b"}])) == {
+        "tags": [{"name": "a"}, {"name": "b"}]
+    }

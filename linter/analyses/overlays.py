@@ -432,7 +432,7 @@ def apply_action(data: Any, action: Action) -> Any:
     ``remove: true`` removes each selected node from the object or array holding it;
     otherwise an ``update`` is merged into each selected object (recursively, members of the
     update replacing those of the same name that are not both objects) or appended to each
-    selected array. A primitive node selected is left as it is (the specification allows only
+    selected array (an array update: its items, concatenated). A primitive node selected is left as it is (the specification allows only
     objects and arrays), and so is everything when the target is no JSONPath."""
     return applied_action(data, action)[0]
 
@@ -459,6 +459,11 @@ def applied_action(data: Any, action: Action) -> tuple[Any, list[Step]]:
         node = _at(data, place)
         if isinstance(node, dict) and isinstance(action.update, dict):
             _merge(node, action.update)
+        elif isinstance(node, list) and isinstance(action.update, list):
+            # An array concatenated with an array (Overlay 1.1.0 §4.4.3 says so of 1.0's
+            # "an entry to append"; Speakeasy's and overlays-js's tools did already):
+            # appending it as one entry would nest it, which no tool does.
+            node.extend(copy.deepcopy(action.update))
         elif isinstance(node, list):
             node.append(copy.deepcopy(action.update))
     return data, places
