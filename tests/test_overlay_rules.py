@@ -460,3 +460,11 @@ def test_an_array_update_of_an_array_is_concatenated_not_nested(make_corpus: Mak
     assert apply_action(data, action("$.tags", update=[{"name": "b"}])) == {
         "tags": [{"name": "a"}, {"name": "b"}]
     }
+
+
+def test_an_overlay_without_actions_is_the_schema_s_not_a_crash(make_corpus: MakeCorpus) -> None:
+    text = "overlay: 1.0.0\ninfo: {title: Fixes, version: 1.0.0}\n"
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": text})
+    assert run_rule(root, "overlay-breaks-document") == []
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"

@@ -82,9 +82,10 @@ def _targets(corpus: Corpus, path: str, data: dict[str, Any], apis: list[Any]) -
         if named in corpus.documents:
             yield named
             return
+    listed = data.get("actions")  # none: the schema's (`overlay-invalid`), not a crash here
     paths = [
         members
-        for action in data["actions"]
+        for action in (listed if isinstance(listed, list) else [])
         if isinstance(action, dict) and isinstance(action.get("target"), str)
         for members in [_plain_members(action["target"])]
         if members
