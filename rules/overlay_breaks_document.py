@@ -6,8 +6,11 @@ What it does
     1.0.0 §4.4.3 says (`update` merged into each selected object, recursively, or appended
     to each selected array; `remove` deletes each selected node), and validates the result
     exactly as `openapi-invalid` validates a document. Each error the result has that the
-    document itself does not is reported at the action that introduced it (the actions applied
-    one at a time), with the error's place in the document related.
+    document itself does not is reported at the action that introduced it: the last action
+    whose selected nodes hold the error's place, or lie inside it (an error at `/paths/~1pets
+    /get/responses` is the action's that removed `responses['200']`), with the error's place
+    in the document related. The document is validated once, and once with all the actions
+    applied (when they change it), however many actions there are.
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
@@ -42,8 +45,10 @@ Limitations
     release is not. Inside an object an `update` merges, a member that is an array replaces
     the array it names. An error is matched to the document's own by its place and message,
     so an action that removes an array item before a pre-existing error moves that error and
-    may be reported. At most 60 actions are applied one at a time; the errors of a longer
-    overlay found past them are reported at its `actions`.
+    may be reported. An error no action's selected nodes touch (a `$ref` an action broke
+    elsewhere, an error in a file the document references) is reported at `actions`, as is
+    one the last toucher did not cause (an earlier action's update that a later one merged
+    into: the later one is named).
 """
 
 from __future__ import annotations
@@ -55,7 +60,14 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.openapi_validation import openapi_findings
-from speclint.analyses.overlays import Action, actions_of, applied_to, apply_action, schema_release
+from speclint.analyses.overlays import (
+    Action,
+    actions_of,
+    applied_action,
+    applied_to,
+    schema_release,
+    step_pointer,
+)
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -66,20 +78,23 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 FACTS = ("merges", "references")  # openapi-invalid's validation (speclint.analyses.context)
 # Reads each overlay and the OpenAPI documents it may apply to, with what they reference.
 READS = "structured"
-# The actions applied one at a time to say which one broke the document, at most.
-ATTRIBUTED = 60
 
 Errors = dict[tuple[str, str], Finding]
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    # The errors of each document before any overlay: several overlays apply to one document.
+    before: dict[str, Errors] = {}
     for overlay in corpus.of_kind(DocumentKind.OVERLAY):
         if not overlay.usable or schema_release(overlay.data) is None:
             continue
         actions = actions_of(overlay.data)
         for path in applied_to(corpus, overlay).paths:
             if actions:
-                yield from _broken(corpus, overlay, actions, corpus.documents[path])
+                document = corpus.documents[path]
+                if path not in before:
+                    before[path] = _errors(corpus, document)
+                yield from _broken(corpus, overlay, actions, document, before[path])
 
 
 def _errors(corpus: Context, document: Document, data: Any | None = None) -> Errors:
@@ -99,27 +114,35 @@ def _errors(corpus: Context, document: Document, data: Any | None = None) -> Err
 
 
 def _broken(
-    corpus: Context, overlay: Document, actions: list[Action], document: Document
+    corpus: Context, overlay: Document, actions: list[Action], document: Document, before: Errors
 ) -> Iterator[Finding]:
-    before = _errors(corpus, document)
     final = copy.deepcopy(document.data)
+    touched: list[tuple[Action, list[str]]] = []
     for action in actions:
-        final = apply_action(final, action)
+        final, places = applied_action(final, action)
+        touched.append((action, [step_pointer(place) for place in places]))
+    if final == document.data:
+        return  # nothing changed (every target selects nothing, or only primitives): no error
     new = {k: f for k, f in _errors(corpus, document, final).items() if k not in before}
-    if not new:
-        return
-    # Which action introduced each: applied one at a time, each version judged on its own copy
-    # (the validator keeps the last instance it judged, by identity).
-    data = copy.deepcopy(document.data)
-    for action in actions[:ATTRIBUTED]:
-        data = apply_action(data, action)
-        now = _errors(corpus, document, copy.deepcopy(data))
-        for key in [k for k in new if k in now]:
-            yield _finding(overlay, action.pointer, document, new.pop(key))
-        if not new:
-            return
     for finding in new.values():
-        yield _finding(overlay, "/actions", document, finding)
+        yield _finding(overlay, _blamed(touched, document, finding), document, finding)
+
+
+def _blamed(touched: list[tuple[Action, list[str]]], document: Document, error: Finding) -> str:
+    """The pointer of the last action whose selected nodes hold the error's place or lie
+    inside it; ``/actions`` when none does (or the error is in another file)."""
+    if error.location.path != document.path or error.location.pointer is None:
+        return "/actions"
+    for action, pointers in reversed(touched):
+        if any(_related(pointer, error.location.pointer) for pointer in pointers):
+            return action.pointer
+    return "/actions"
+
+
+def _related(first: str, second: str) -> bool:
+    """Whether one pointer is the other or inside it (whole reference tokens only)."""
+    shorter, longer = sorted((first, second), key=len)
+    return longer == shorter or longer.startswith(shorter + "/")
 
 
 def _finding(overlay: Document, pointer: str, document: Document, error: Finding) -> Finding:

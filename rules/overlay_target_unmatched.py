@@ -8,7 +8,16 @@ What it does
     stops matching: the longest plain prefix that resolves (`$.paths`) and the members there
     closest to the one it names. A target that is no JSONPath is reported with the parser's
     reason. An overlay whose `extends` names a remote document, or one the repository does
-    not hold, is not checked, and the run says so among what it did not check.
+    not hold, is not checked, and the run says so among what it did not check. So is an overlay
+    without `extends` whose guessed document matches fewer than half its targets (likely an
+    archived overlay of another version of it), or whose file name names a version
+    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`).
+
+    Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
+    Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
+    rfc9535`) are one finding per overlay, at the first, the others related; each is then
+    evaluated as that dialect reads it (`$.paths['/pets/{id}'].get`). In an overlay that
+    declares `rfc9535`, each target that is no RFC 9535 JSONPath is a finding of its own.
 
 Why is this bad?
     Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
@@ -40,7 +49,8 @@ Options
 
 Limitations
     An overlay with neither `extends` nor a target whose plain prefix resolves is not
-    checked. Where the targets point into several documents equally, a target is reported
+    checked. The legacy dialect is read where its reading is plain (members separated by dots,
+    a member running to the next `.` or `[`); a name with a dot in it is read as two. Where the targets point into several documents equally, a target is reported
     only when it selects nothing in any of them.
 """
 
@@ -54,7 +64,6 @@ from speclint.analyses.overlays import (
     Action,
     actions_of,
     applied_to,
-    compiled,
     near_names,
     nearest,
     selected,
@@ -71,22 +80,66 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 READS = "structured"
 
 
+# The other targets in Speakeasy's legacy dialect an overlay's one finding names, at most.
+RELATED_TARGETS = 20
+
+
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for overlay in corpus.of_kind(DocumentKind.OVERLAY):
         if not overlay.usable:
             continue
+        actions = actions_of(overlay.data)
+        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
+        if legacy:
+            # A defect of the overlay itself, whichever document it applies to.
+            yield _legacy_dialect(overlay, legacy)
         applied = applied_to(corpus, overlay)
         if not applied.paths:
             yield _not_checked(overlay, applied.why)
             continue
         documents = [corpus.documents[path] for path in applied.paths]
-        for action in actions_of(overlay.data):
+        for action in actions:
             yield from _judged(overlay, action, documents)
+
+
+def _legacy_dialect(overlay: Document, legacy: list[Action]) -> Finding:
+    """One finding for the targets an overlay writes in Speakeasy's legacy JSONPath dialect:
+    a fix made once for the whole overlay (bracket the names, declare RFC 9535)."""
+    first, others = legacy[0], legacy[1:]
+    more = f" (and {len(others)} more of its targets)" if others else ""
+    head = f"target `{first.target}`{more} is no RFC 9535 JSONPath"
+    shown = others[:RELATED_TARGETS]
+    related = tuple(
+        overlay.location(f"{a.pointer}/target", note=f"also no RFC 9535 JSONPath: `{a.target}`")
+        for a in shown
+    )
+    if len(others) > len(shown):
+        related += (
+            overlay.location(
+                "/actions", note=f"{len(others) - len(shown)} more targets like these not listed"
+            ),
+        )
+    return Finding(
+        ID,
+        SEVERITY,
+        headed(
+            head,
+            ": Speakeasy's legacy JSONPath dialect reads such targets, other Overlay tools "
+            "reject them (Overlay 1.0.0 §4.4.3: a target is an RFC 9535 JSONPath); bracket "
+            f"the member names (`{first.legacy}`) and declare `x-speakeasy-jsonpath: rfc9535` "
+            "at the overlay's root",
+            head,
+            f"target `{first.target}` is no RFC 9535 JSONPath",
+        ),
+        overlay.location(f"{first.pointer}/target"),
+        related=related,
+        key="legacy-dialect",
+    )
 
 
 def _judged(overlay: Document, action: Action, documents: list[Document]) -> Iterator[Finding]:
     at = overlay.location(f"{action.pointer}/target")
-    query = compiled(action.target)
+    query = action.query  # in Speakeasy's legacy dialect: its reading (``_legacy_dialect``)
     if isinstance(query, str):
         yield Finding(
             ID,
@@ -99,7 +152,7 @@ def _judged(overlay: Document, action: Action, documents: list[Document]) -> Ite
     if any(selected(query, document.data) for document in documents):
         return
     document = documents[0]
-    prefix, pointer, node, missing = nearest(document.data, action.target)
+    prefix, pointer, node, missing = nearest(document.data, action.legacy or action.target)
     if missing is not None:
         near = near_names(missing, node)
         where = f"`{prefix}` has no member `{missing}`"

@@ -11,13 +11,25 @@ import json
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import Action, actions_of, apply_action, compiled, overlay_validator
+from speclint.analyses.overlays import (
+    Action,
+    actions_of,
+    apply_action,
+    compiled,
+    legacy_dialect,
+    legacy_reading,
+    overlay_validator,
+)
+from speclint.common.findings import Severity
 from speclint.parsing.kinds import DocumentKind, classify
+from speclint.rules import overlay_breaks_document
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -157,7 +169,11 @@ def test_without_extends_the_document_its_targets_point_into_is_used(
     make_corpus: MakeCorpus,
 ) -> None:
     root = corpus(
-        make_corpus, "  - target: $.paths['/pets'].post\n    remove: true\n", extends=None
+        make_corpus,
+        "  - target: $.paths['/pets'].get\n    update: {summary: s}\n",
+        "  - target: $.paths['/pets'].post\n    remove: true\n",
+        "  - target: $.paths['/pets'].get.responses\n    update: {'404': {description: d}}\n",
+        extends=None,
     )
     [finding] = run_rule(root, "overlay-target-unmatched")
     assert "selects no node of openapi.yaml" in finding.message
@@ -253,3 +269,202 @@ def test_the_document_an_overlay_applies_to_is_not_changed(make_corpus: MakeCorp
     before = copy.deepcopy(context.documents["openapi.yaml"].data)
     list(run_rule(root, "overlay-breaks-document"))
     assert context.documents["openapi.yaml"].data == before
+
+
+# Attributing errors without re-validating per action
+
+
+def test_an_error_is_blamed_on_the_last_action_whose_nodes_touch_its_place(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(
+        make_corpus,
+        "  - target: $.paths['/pets'].get.responses\n    update: {'200': {description: [x]}}\n",
+        "  - target: $.info\n    update: {x-a: 1}\n",
+        # Selects a node inside the broken one: the later of the two that touch it is named.
+        "  - target: $.paths['/pets'].get.responses['200']\n    update: {x-b: 1}\n",
+    )
+    [finding] = run_rule(root, "overlay-breaks-document")
+    assert finding.location.pointer == "/actions/2"
+    assert "this action makes openapi.yaml invalid" in finding.message
+
+
+def test_an_error_no_action_touches_is_reported_at_the_actions(make_corpus: MakeCorpus) -> None:
+    # Removing the parameter leaves `{petId}` in the path unresolved: the error is at the
+    # operation, which neither holds the removed node nor lies inside it.
+    root = corpus(
+        make_corpus,
+        "  - target: $.paths['/pets/{petId}'].get.parameters[0]\n    remove: true\n",
+    )
+    found = run_rule(root, "overlay-breaks-document")
+    assert found
+    assert {f.location.pointer for f in found} <= {"/actions", "/actions/0"}
+
+
+def test_a_document_is_validated_once_and_once_per_overlay_whatever_the_actions(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    many = "".join(f"  - target: $.info\n    update: {{x-n{i}: {i}}}\n" for i in range(30))
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "a.yaml": overlay(many),
+            "b.yaml": overlay(many, "  - target: $.paths['/pets']\n    remove: true\n"),
+        }
+    )
+    calls: list[str] = []
+    validate = overlay_breaks_document.openapi_findings
+
+    def counted(corpus: Context, document: Any) -> Any:
+        calls.append(document.path)
+        return validate(corpus, document)
+
+    monkeypatch.setattr(overlay_breaks_document, "openapi_findings", counted)
+    list(run_rule(root, "overlay-breaks-document"))
+    assert calls == ["openapi.yaml"] * 3  # the document once, each overlaid result once
+
+
+# Which document an overlay without `extends` applies to
+
+
+ARCHIVED = "  - target: $.components.schemas.{name}.description\n    update: old text\n"
+
+
+def test_a_guessed_document_matching_few_targets_is_not_checked(make_corpus: MakeCorpus) -> None:
+    # An archived overlay of an older version: its schemas were renamed since.
+    actions = [ARCHIVED.format(name=n) for n in ("Dog", "Cat", "Bird")]
+    actions.append("  - target: $.paths['/pets'].get\n    update: {summary: s}\n")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions, extends=None)})
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"
+    assert "no document of the repository matches most of its targets" in note.message
+    assert "1 of 4" in note.message
+    assert run_rule(root, "overlay-breaks-document") == []
+
+
+def test_a_guessed_document_matching_most_targets_keeps_the_unmatched_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = ["  - target: $.paths['/pets'].get\n    update: {summary: s}\n"] * 3
+    actions.append("  - target: $.paths['/pet'].get\n    update: {summary: s}\n")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions, extends=None)})
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.pointer == "/actions/3/target"
+    assert finding.coverage is None
+
+
+def test_with_extends_every_unmatched_target_is_a_finding(make_corpus: MakeCorpus) -> None:
+    actions = [ARCHIVED.format(name=n) for n in ("Dog", "Cat", "Bird")]
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions)})
+    found = run_rule(root, "overlay-target-unmatched")
+    assert [f.location.pointer for f in found] == [f"/actions/{i}/target" for i in range(3)]
+
+
+def test_an_overlay_named_for_another_version_than_the_document_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
+    root = make_corpus(
+        {"api-1.4.0.yaml": API, "fixes-overlay-1.2.0.yaml": overlay(actions, extends=None)}
+    )
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"
+    assert "names version 1.2.0" in note.message
+
+
+def test_an_overlay_named_for_the_document_s_version_is_checked_as_if_it_extended_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = [ARCHIVED.format(name=n) for n in ("Dog", "Cat")]
+    actions.append("  - target: $.paths['/pets'].get\n    update: {summary: s}\n")
+    root = make_corpus(
+        {
+            "api-1.2.yaml": API,
+            "api-1.4.0.yaml": API,
+            "fixes-overlay-1.2.0.yaml": overlay(*actions, extends=None),
+        }
+    )
+    found = run_rule(root, "overlay-target-unmatched")
+    assert [f.location.pointer for f in found] == ["/actions/0/target", "/actions/1/target"]
+    assert all("selects no node of api-1.2.yaml" in f.message for f in found)
+
+
+# Speakeasy's legacy JSONPath dialect
+
+
+LEGACY = [
+    "  - target: $.paths./pets/{petId}.get\n    update: {summary: x}\n",
+    "  - target: $.paths./pets.get\n    update: {summary: s}\n",
+    "  - target: $.paths./pets/{petId}.get.parameters[?(@.name=='petId')]\n"
+    "    update: {description: d}\n",
+]
+
+
+def test_targets_in_the_legacy_dialect_are_one_finding_per_overlay(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(make_corpus, *LEGACY)
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.pointer == "/actions/0/target"
+    assert finding.severity is Severity.WARNING
+    assert "(and 2 more of its targets) is no RFC 9535 JSONPath" in finding.message
+    assert "Speakeasy's legacy JSONPath dialect reads" in finding.message
+    assert "`$.paths['/pets/{petId}'].get`" in finding.message
+    assert "x-speakeasy-jsonpath: rfc9535" in finding.message
+    assert [r.pointer for r in finding.related] == ["/actions/1/target", "/actions/2/target"]
+
+
+def test_a_legacy_target_is_evaluated_as_the_dialect_reads_it(make_corpus: MakeCorpus) -> None:
+    root = corpus(make_corpus, *LEGACY, "  - target: $.paths./pet.get\n    remove: true\n")
+    found = run_rule(root, "overlay-target-unmatched")
+    [unmatched] = [f for f in found if f.key != "legacy-dialect"]
+    assert unmatched.location.pointer == "/actions/3/target"
+    assert "did you mean `/pets`" in unmatched.message
+
+
+def test_an_overlay_declaring_rfc_9535_has_a_finding_per_invalid_target(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = overlay(*LEGACY).replace("actions:\n", "x-speakeasy-jsonpath: rfc9535\nactions:\n")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": text})
+    found = run_rule(root, "overlay-target-unmatched")
+    assert len(found) == 3
+    assert all("is no JSONPath (RFC 9535)" in f.message for f in found)
+
+
+def test_the_legacy_reading_brackets_members_that_are_no_shorthand() -> None:
+    assert legacy_reading("$.paths./a/{id}.get") == "$.paths['/a/{id}'].get"
+    assert legacy_reading("$.components.schemas.x-y") == "$.components.schemas['x-y']"
+    assert legacy_reading("$..x-y[0]") == "$..['x-y'][0]"
+    assert legacy_reading("$.paths./a[?(@.name=='b.c')]") == "$.paths['/a'][?(@.name=='b.c')]"
+    assert legacy_reading("$.paths['/a'].get") is None  # nothing to read otherwise
+    assert legacy_reading("$.paths[?") is None
+
+
+def test_the_legacy_dialect_is_speakeasy_s_default_for_overlay_1_0_only() -> None:
+    assert legacy_dialect({"overlay": "1.0.0", "actions": []})
+    assert not legacy_dialect({"overlay": "1.0.0", "x-speakeasy-jsonpath": "rfc9535"})
+    assert not legacy_dialect({"overlay": "1.1.0", "actions": []})
+
+
+def test_an_array_update_of_an_array_is_concatenated_not_nested(make_corpus: MakeCorpus) -> None:
+    # Replacing a parameter list: remove its items, then update it with the new list.
+    root = corpus(
+        make_corpus,
+        "  - target: $.paths['/pets/{petId}'].get.parameters[*]\n    remove: true\n",
+        "  - target: $.paths['/pets/{petId}'].get.parameters\n"
+        "    update: [{name: petId, in: path, required: true, schema: {type: string}}]\n",
+    )
+    assert run_rule(root, "overlay-breaks-document") == []
+    data = {"tags": [{"name": "a"}]}
+    assert apply_action(data, action("$.tags", update=[{"name": "b"}])) == {
+        "tags": [{"name": "a"}, {"name": "b"}]
+    }
+
+
+def test_an_overlay_without_actions_is_the_schema_s_not_a_crash(make_corpus: MakeCorpus) -> None:
+    text = "overlay: 1.0.0\ninfo: {title: Fixes, version: 1.0.0}\n"
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": text})
+    assert run_rule(root, "overlay-breaks-document") == []
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"

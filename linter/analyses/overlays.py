@@ -43,6 +43,7 @@ from jsonschema.protocols import Validator
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
+from speclint.parsing.versions import names_version
 
 OVERLAY_DATA = "data/overlay"
 # The Overlay releases whose official JSON Schema speclint ships (``speclint/data/overlay``).
@@ -81,9 +82,10 @@ def _targets(corpus: Corpus, path: str, data: dict[str, Any], apis: list[Any]) -
         if named in corpus.documents:
             yield named
             return
+    listed = data.get("actions")  # none: the schema's (`overlay-invalid`), not a crash here
     paths = [
         members
-        for action in data["actions"]
+        for action in (listed if isinstance(listed, list) else [])
         if isinstance(action, dict) and isinstance(action.get("target"), str)
         for members in [_plain_members(action["target"])]
         if members
@@ -165,14 +167,81 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
             f" (the repository's {', '.join(copies)} may be a copy: not assumed)" if copies else ""
         )
         return Applied((), f"its `extends` ({extends}) names {where}{held}")
-    paths = (
-        tuple(_targets(corpus, document.path, data, _apis(corpus)))
-        if isinstance(data, dict)
-        else ()
-    )
+    if not isinstance(data, dict):
+        return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
+    memo = corpus.memo.setdefault("overlays:guessed", {})
+    if document.path not in memo:
+        memo[document.path] = _guessed(corpus, document)
+    guessed: Applied = memo[document.path]
+    return guessed
+
+
+# A guessed document must match at least this share of an overlay's targets to be the one it
+# applies to. Measured (issue 49, seqeralabs/docs: 81 overlays of eight API versions beside
+# three documents): an overlay of a nearby version matches 76-100 % of its targets (most edit
+# descriptions at stable paths), one of a version whose schemas were since renamed 0-50 %.
+GUESS_COVERAGE = 0.5
+
+
+def _guessed(corpus: Corpus, document: Document) -> Applied:
+    """The documents an overlay without ``extends`` applies to: those its targets' plain
+    prefixes resolve deepest in. When its file name names a version (``fixes-1.109.0.yaml``),
+    the document named for that version (``api-1.109.0.yaml``), taken as if ``extends`` named
+    it; else one named for no version, never one named for another. A guessed document must
+    match most of the overlay's targets (else the overlay is likely for another version of
+    it: not checked)."""
+    data = document.data
+    apis = _apis(corpus)
+    named = _file_versions(document.path)
+    if named:
+        # An overlay named for a version (`fixes-1.109.0.yaml`) is for the document of that
+        # version (`api-1.109.0.yaml`), not for another one named for its own.
+        same = [api for api in apis if _same_version(named, _file_versions(api.path))]
+        unnamed = [api for api in apis if not _file_versions(api.path)]
+        paths = tuple(_targets(corpus, document.path, data, same))
+        if paths:
+            # Named for one version both: no guess, as good as an `extends`.
+            return Applied(paths)
+        paths = tuple(_targets(corpus, document.path, data, unnamed))
+        if not paths:
+            others = tuple(_targets(corpus, document.path, data, apis))
+            if others:
+                return Applied(
+                    (),
+                    f"it has no `extends`, its file name names version {', '.join(named)}, "
+                    f"and the documents its targets point into are named for another "
+                    f"({', '.join(others)}): not checked",
+                )
+    else:
+        paths = tuple(_targets(corpus, document.path, data, apis))
     if not paths:
         return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
+    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
+    matched = sum(
+        any(selected(query, corpus.documents[path].data) for path in paths) for query in queries
+    )
+    if queries and matched < GUESS_COVERAGE * len(queries):
+        return Applied(
+            (),
+            f"it has no `extends`, and no document of the repository matches most of its "
+            f"targets ({matched} of {len(queries)} select a node of {', '.join(paths)}; it is "
+            "likely for another version of it): not checked",
+        )
     return Applied(paths)
+
+
+# A release version in a file name: `1.2`, `1.2.3`, `v1.2.3` (a bare `v2` or `-5` is too often
+# something else in an overlay's name).
+_FILE_VERSION = re.compile(r"(?<![0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?)(?![0-9A-Za-z]|\.\d)")
+
+
+def _file_versions(path: str) -> tuple[str, ...]:
+    return tuple(_FILE_VERSION.findall(posixpath.basename(path)))
+
+
+def _same_version(first: tuple[str, ...], second: tuple[str, ...]) -> bool:
+    """Whether two names share a version (`1.85` is `1.85.0`)."""
+    return any(names_version(a, b) or names_version(b, a) for a in first for b in second)
 
 
 def _apis(corpus: Corpus) -> list[Document]:
@@ -196,25 +265,122 @@ class Action:
     update: Any
     updates: bool  # has an `update` (which may be `null`)
     remove: bool
+    # The target as RFC 9535 spells Speakeasy's legacy reading of it (``legacy_reading``), when
+    # the overlay is read in that dialect and the target is no RFC 9535 JSONPath; else "".
+    legacy: str = ""
+
+    @property
+    def query(self) -> jsonpath_rfc9535.JSONPathQuery | str:
+        """The target's query as the overlay's tools read it: RFC 9535, else (an overlay in
+        Speakeasy's legacy dialect) its legacy reading; or why it is none (the RFC's error)."""
+        query = compiled(self.target)
+        if isinstance(query, str) and self.legacy:
+            read = compiled(self.legacy)
+            if not isinstance(read, str):
+                return read
+        return query
 
 
 def actions_of(data: Any) -> list[Action]:
     """The actions of an overlay with a string ``target``, in order (the others are the
     schema's: ``overlay-invalid``)."""
     listed = data.get("actions") if isinstance(data, dict) else None
+    legacy = legacy_dialect(data)
     found = []
     for index, action in enumerate(listed if isinstance(listed, list) else ()):
         if isinstance(action, dict) and isinstance(action.get("target"), str):
+            target = action["target"]
             found.append(
                 Action(
                     f"/actions/{index}",
-                    action["target"],
+                    target,
                     action.get("update"),
                     "update" in action,
                     action.get("remove") is True,
+                    legacy=(legacy_reading(target) or "")
+                    if legacy and isinstance(compiled(target), str)
+                    else "",
                 )
             )
     return found
+
+
+def legacy_dialect(data: Any) -> bool:
+    """Whether Speakeasy reads the overlay's targets in its legacy JSONPath dialect (the
+    vmware-labs yaml-jsonpath parser): its default for ``overlay: 1.0.x`` unless the overlay
+    declares ``x-speakeasy-jsonpath: rfc9535`` at its root (speakeasy-api/openapi,
+    ``overlay/jsonpath.go``). Overlay 1.0.0 §4.4.3 itself says a target is RFC 9535."""
+    if not isinstance(data, dict) or schema_release(data) != "1.0":
+        return False
+    return data.get("x-speakeasy-jsonpath") != "rfc9535"
+
+
+# A member-name shorthand RFC 9535 accepts (§2.5.1.1: letters, digits, `_`, not a digit first;
+# non-ASCII too, left to the parser), or the wildcard.
+_SHORTHAND = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\*")
+
+
+def legacy_reading(target: str) -> str | None:
+    """The RFC 9535 spelling of a target as Speakeasy's legacy dialect reads it, where that
+    reading is obvious: a dot-separated member is everything up to the next ``.`` or ``[``
+    (``$.paths./pets/{id}.get`` is ``$.paths['/pets/{id}'].get``, ``.x-internal`` is
+    ``['x-internal']``); bracketed parts are kept as written. None when nothing changes (the
+    dialect reads it no differently) or a bracket is left open."""
+    if not target.startswith("$"):
+        return None
+    out, at, changed = ["$"], 1, False
+    while at < len(target):
+        char = target[at]
+        if char == "[":
+            end = _bracket_end(target, at)
+            if end is None:
+                return None
+            out.append(target[at:end])
+            at = end
+        elif char == ".":
+            dots = ".." if target.startswith("..", at) else "."
+            at += len(dots)
+            end = at
+            while end < len(target) and target[end] not in ".[":
+                end += 1
+            name = target[at:end]
+            if not name:
+                if dots == ".." and end < len(target) and target[end] == "[":
+                    out.append("..")  # `..[...]`: a descendant selection in brackets
+                    continue
+                return None
+            if _SHORTHAND.fullmatch(name):
+                out.append(dots + name)
+            else:
+                quoted = name.replace("\\", "\\\\").replace("'", "\\'")
+                out.append(("..", "")[dots == "."] + f"['{quoted}']")
+                changed = True
+            at = end
+        else:
+            return None
+    return "".join(out) if changed else None
+
+
+def _bracket_end(text: str, at: int) -> int | None:
+    """Where the bracket opened at ``at`` closes (just past it), quotes and nesting minded."""
+    depth, quote, index = 0, "", at
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return None
 
 
 def compiled(target: str) -> jsonpath_rfc9535.JSONPathQuery | str:
@@ -267,11 +433,17 @@ def apply_action(data: Any, action: Action) -> Any:
     ``remove: true`` removes each selected node from the object or array holding it;
     otherwise an ``update`` is merged into each selected object (recursively, members of the
     update replacing those of the same name that are not both objects) or appended to each
-    selected array. A primitive node selected is left as it is (the specification allows only
+    selected array (an array update: its items, concatenated). A primitive node selected is left as it is (the specification allows only
     objects and arrays), and so is everything when the target is no JSONPath."""
-    query = compiled(action.target)
+    return applied_action(data, action)[0]
+
+
+def applied_action(data: Any, action: Action) -> tuple[Any, list[Step]]:
+    """``apply_action``, with the locations of the nodes the action selected (before it
+    changed them): what ``overlay-breaks-document`` blames an error on."""
+    query = action.query
     if isinstance(query, str):
-        return data
+        return data, []
     places = selected(query, data)
     if action.remove:
         # Removed deepest and last first, so that an array's later indexes stay right.
@@ -281,16 +453,21 @@ def apply_action(data: Any, action: Action) -> Any:
             holder, last = _at(data, place[:-1]), place[-1]
             if _holds(holder, last):
                 del holder[last]
-        return data
+        return data, places
     if not action.updates:
-        return data
+        return data, places
     for place in places:
         node = _at(data, place)
         if isinstance(node, dict) and isinstance(action.update, dict):
             _merge(node, action.update)
+        elif isinstance(node, list) and isinstance(action.update, list):
+            # An array concatenated with an array (Overlay 1.1.0 §4.4.3 says so of 1.0's
+            # "an entry to append"; Speakeasy's and overlays-js's tools did already):
+            # appending it as one entry would nest it, which no tool does.
+            node.extend(copy.deepcopy(action.update))
         elif isinstance(node, list):
             node.append(copy.deepcopy(action.update))
-    return data
+    return data, places
 
 
 def _removal_order(place: Step) -> tuple[int, tuple[tuple[int, str], ...]]:
