@@ -10,7 +10,8 @@ What it does
     when it declares no 2xx one), every response for failure criteria; the schema's local
     `$ref`\\s are followed, `allOf` members merged, each `oneOf` / `anyOf` member tried,
     an array index (`/0`) read through `items`. A `$response.header.<name>` must be a
-    header one of those responses declares (any letter case, RFC 9110 §5.1). The finding is at
+    header one of those responses declares (any letter case, RFC 9110 §5.1), or
+    `Content-Type` (which OpenAPI ignores when declared, so no API declares it). The finding is at
     the expression's string, the schema where the pointer leaves it related; the fix names the
     nearest property or header.
 

@@ -42,7 +42,8 @@ Limitations
     Workflow-level `parameters` (applied to every step) are not checked. An operation one of
     whose parameters is a `$ref` to another file is checked only for what it declares in
     place: a name not found there is not reported. A workflow's `inputs` with
-    `additionalProperties` or `patternProperties` (or no `properties`) takes any name.
+    `additionalProperties` or `patternProperties` (or no `properties`) takes any name. A
+    header `Accept` or `Content-Type` is never unknown: OpenAPI ignores such a declaration.
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ ID = "arazzo-unknown-parameter"
 SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 _COMPONENT = "$components.parameters."
+# OpenAPI 3.1.0 §4.8.12 (Parameter Object, fixed field `name`): a header parameter named
+# `Accept` or `Content-Type` "SHALL be ignored" (content negotiation and `requestBody` say them),
+# so no operation declares one and a step may always send it. Lower case (RFC 9110 §5.1).
+_CONTENT_HEADERS = frozenset({"accept", "content-type"})
+
+
+def _content_header(name: str, where: str) -> bool:
+    """Whether the parameter is a header no operation can declare, as content negotiation's."""
+    return where == "header" and name.lower() in _CONTENT_HEADERS
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -112,6 +122,8 @@ def _against_operation(binding: StepBinding) -> Iterator[Finding]:
         if parameter is None:
             continue
         name, where = parameter.name, parameter.in_
+        if _content_header(name, where):
+            continue
         if any(_same(d, name, where) if where else d.name == name for d in declared):
             continue
         elsewhere = [d for d in declared if d.name == name]

@@ -93,6 +93,11 @@ _QUALIFIED = re.compile(r"^\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.(.+)$")
 _TYPES_WITHOUT_MEMBERS = frozenset({"string", "number", "integer", "boolean", "null"})
 _MAX_ALTERNATIVES = 64
 _STATUS = re.compile(r"\b[1-5]\d\d\b")
+# OpenAPI 3.1.0 §4.8.17 (Response Object, fixed field `headers`): "If a response header is
+# defined with the name "Content-Type", it SHALL be ignored": `content` declares the body's
+# media type, so no document declares this header and a response may always carry it. Lower
+# case (RFC 9110 §5.1: field names are case-insensitive).
+UNDECLARABLE_RESPONSE_HEADERS = frozenset({"content-type"})
 _MAX_DEPTH = 24
 
 
@@ -599,6 +604,8 @@ class _Judge:
                 declared.setdefault(str(header).lower(), join_pointer(f"{at}/headers", str(header)))
         if name.lower() in declared:  # RFC 9110 §5.1: field names are case-insensitive
             return
+        if name.lower() in UNDECLARABLE_RESPONSE_HEADERS:
+            return  # no API can declare it, so every API may send it
         codes = ", ".join(code for code, _at, _response in responses)
         meant = near_names(name.lower(), sorted(declared))
         yield Problem(
