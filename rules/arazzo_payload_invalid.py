@@ -42,7 +42,8 @@ Options
 
 Limitations
     Only JSON media types (`application/json`, `+json`) are validated; a form or XML body is
-    not. A request body or schema in another file than the operation's is followed only as far
+    not. A step whose success criteria compare `$statusCode` with 4xx codes only
+    (`$statusCode == 400`) expects the API to reject its request: its payload is not judged. A request body or schema in another file than the operation's is followed only as far
     as the corpus's `$ref` resolution goes.
 """
 
@@ -58,6 +59,7 @@ from jsonschema import ValidationError
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.arazzo import RESOLVED, StepBinding, request_body, step_bindings
+from speclint.analyses.arazzo_expressions import asserted_codes
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation
 from speclint.analyses.references import file_uri
@@ -84,11 +86,18 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         body = binding.step.request_body
         if binding.status != RESOLVED or binding.operation is None or body is None:
             continue
-        if not body.has_payload:
+        if not body.has_payload or _expects_rejection(binding):
             continue
         found = _payload_finding(corpus, binding, binding.operation, body)
         if found is not None:
             yield found
+
+
+def _expects_rejection(binding: StepBinding) -> bool:
+    """Whether the step succeeds only on a 4xx answer (``$statusCode == 400``): a negative test,
+    whose payload is wrong on purpose (RFC 9110 §15.5: 4xx, the client's error)."""
+    codes = asserted_codes(binding.step)
+    return bool(codes) and all(code.startswith("4") for code in codes)
 
 
 def _payload_finding(

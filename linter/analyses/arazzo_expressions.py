@@ -585,7 +585,7 @@ class _Judge:
         rest = use.expression.rest
         operation = binding.operation
         responses = _responses(
-            operation, every=use.place == FAILURE_CRITERION, also=_asserted_codes(use.step)
+            operation, every=use.place == FAILURE_CRITERION, also=asserted_codes(use.step)
         )
         if responses is None:
             return
@@ -742,7 +742,7 @@ def _open(schema: dict[str, Any]) -> bool:
 # --- the responses of an operation --------------------------------------------------------------
 
 
-def _asserted_codes(step: Step) -> set[str]:
+def asserted_codes(step: Step) -> set[str]:
     """The status codes a step's success criteria compare ``$statusCode`` with: the step
     succeeds on those responses (``$statusCode == 400`` in a test of an error)."""
     codes: set[str] = set()
