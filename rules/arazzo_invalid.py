@@ -7,10 +7,13 @@ What it does
     pointer with the most specific reason the schema gives: a step that names two operations,
     a parameter without `in` where the schema wants one, a `successAction` of an unknown
     `type`, a member the specification does not define. A release whose schema speclint does
-    not ship (a later 1.x) gets an `info` that the document was not checked, never an error;
+    not ship (a later 1.x) gets an `info` that the document was not checked, never an error
+    (nor does any other `arazzo-*` rule judge it: 1.1 adds AsyncAPI steps 1.0 has no rule for);
     an `arazzo` value that is no release number (`latest`) is reported. At most 50 errors
     are reported per document; how many more there were is said among what the run did not
-    check.
+    check. Two MUSTs of the specification's text the schema cannot express are checked too:
+    an output name matches `^[a-zA-Z0-9.\\-_]+$`, and an output value is a runtime expression
+    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output.
 
 Why is this bad?
     Arazzo tooling (runners, documentation generators, Spectral's `spectral:arazzo` ruleset)
@@ -67,6 +70,7 @@ from speclint.analyses.validation import (
     located,
 )
 from speclint.common.findings import Finding, Severity, headed
+from speclint.model.arazzo import Output, arazzo_document, is_expression
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import resolve_pointer
@@ -84,6 +88,14 @@ RELEASE = re.compile(r"^(\d+\.\d+)\.\d+(?:-.+)?$")
 
 # What a Step Object calls: exactly one of these (Arazzo 1.0.1 §4.6.5 Fixed Fields).
 _CALLS = ("operationId", "operationPath", "workflowId")
+
+
+# Arazzo 1.0.1 §4.6.4 / §4.6.5 (`outputs` of a Workflow and a Step Object): "The name MUST use
+# keys that match the regular expression: `^[a-zA-Z0-9\.\-_]+$`". The official schema lists
+# the pattern in `patternProperties` without forbidding other keys, so it cannot see a name
+# that breaks it. (The Components Object's keys, §4.6.13, the schema does check.)
+OUTPUT_NAME = re.compile(r"[a-zA-Z0-9.\-_]+")
+_NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9.\-_]+")
 
 
 def _called(step: Any) -> list[str]:
@@ -127,8 +139,8 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 ID,
                 Severity.INFO,
                 f"`arazzo: {declared}`: not checked: speclint ships the official Arazzo schema of "
-                f"{', '.join(f'{r}.x' for r in ARAZZO_RELEASES)} only; the document is not known "
-                "to be invalid",
+                f"{', '.join(f'{r}.x' for r in ARAZZO_RELEASES)} only, and no Arazzo rule judges "
+                "it; the document is not known to be invalid",
                 document.location("/arazzo"),
                 key="not-checked",
                 coverage="no-schema",
@@ -154,4 +166,50 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 key=f"{pointer}:{key}",
             )
         )
-    return capped(ID, document, found, f"against the Arazzo {release.group(1)} schema")
+    checked = capped(ID, document, found, f"against the Arazzo {release.group(1)} schema")
+    return checked + list(_output_text(document))
+
+
+def _output_text(document: Document) -> Iterator[Finding]:
+    """What the specification's text says of `outputs` and the schema cannot check: each name
+    matches ``OUTPUT_NAME``, each value is a runtime expression (§4.6.4, §4.6.5:
+    `Map[string, {expression}]`; a string embedding one, `{$...}`, is one too, §4.7)."""
+    arazzo = arazzo_document(document)
+    if arazzo is None:
+        return
+    for workflow in arazzo.workflows:
+        for step in workflow.steps:
+            for output in step.outputs:
+                yield from _output(document, output, "§4.6.5")
+        for output in workflow.outputs:
+            yield from _output(document, output, "§4.6.4")
+
+
+def _output(document: Document, output: Output, section: str) -> Iterator[Finding]:
+    if not OUTPUT_NAME.fullmatch(output.name):
+        renamed = _NOT_IN_NAME.sub("_", output.name).strip("_")
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(
+                f"{output.pointer}: output name `{output.name}` does not match "
+                f"`^[a-zA-Z0-9.\\-_]+$` (Arazzo 1.0.1 {section}: names MUST)",
+                (f"; rename it `{renamed}`" if renamed else "; rename it")
+                + " (letters, digits, `.`, `-`, `_`), and the expressions that read it",
+            ),
+            output.location,
+            key=f"{output.pointer}:output-name",
+        )
+    if isinstance(output.value, str) and not is_expression(output.value):
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(
+                f"{output.pointer}: output `{output.name}` is the constant `{output.value}`, "
+                f"not a runtime expression (Arazzo 1.0.1 {section}: output values are)",
+                "; write the expression the value is read from (`$response.body#/status`, "
+                "`$steps.<stepId>.outputs.<name>`)",
+            ),
+            output.location,
+            key=f"{output.pointer}:output-constant",
+        )

@@ -34,6 +34,13 @@ from speclint.parsing.structured import join_pointer
 OPENAPI_SOURCE = "openapi"
 ARAZZO_SOURCE = "arazzo"
 
+# The Arazzo releases this model reads: 1.0.x (`arazzo: 1.0.1`). A later release holds what
+# 1.0 does not (1.1.0: `asyncapi` sources, steps on a `channelPath` with an `action`, the
+# `$message` expression), so its documents are judged by no Arazzo rule: arazzo-invalid says
+# they were not checked. An `arazzo` value that is no release number (`latest`) is read as 1.0.
+READ_RELEASES = ("1.0",)
+_RELEASE = re.compile(r"^(\d+\.\d+)\.\d+(?:-.+)?$")
+
 # Arazzo 1.0.1 §4.7: a runtime expression starts with `$` (`$inputs.x`, `$steps.a.outputs.b`,
 # `$statusCode`); inside a string it is embedded in braces (`Bearer {$inputs.token}`).
 _EMBEDDED = re.compile(r"\{\$[^{}]*\}")
@@ -213,9 +220,19 @@ def arazzo_document(document: Document) -> ArazzoDocument | None:
 
 
 def arazzo_documents(corpus: Corpus) -> tuple[ArazzoDocument, ...]:
-    """Every usable Arazzo document of the corpus, by path."""
+    """Every usable Arazzo document of the corpus of a release this model reads
+    (``READ_RELEASES``), by path: the documents the Arazzo rules judge. (A document of a later
+    release is still read as another document's source, by ``arazzo_document``.)"""
     found = (arazzo_document(d) for d in corpus.of_kind(DocumentKind.ARAZZO))
-    return tuple(sorted((a for a in found if a is not None), key=lambda a: a.path))
+    judged = (a for a in found if a is not None and read_release(a.version))
+    return tuple(sorted(judged, key=lambda a: a.path))
+
+
+def read_release(version: str) -> bool:
+    """Whether a document of ``arazzo: <version>`` is judged as this model reads it: a release
+    of ``READ_RELEASES``, or a value that is no release number (arazzo-invalid reports it)."""
+    release = _RELEASE.match(version)
+    return release is None or release.group(1) in READ_RELEASES
 
 
 # --- reading ------------------------------------------------------------------------------------
