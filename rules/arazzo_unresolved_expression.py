@@ -12,7 +12,11 @@ What it does
     `.inputs.<name>`) a workflow of the document or of an Arazzo source and what it declares;
     `$sourceDescriptions.<name>` a declared source; `$components.<kind>.<name>` a declared
     component, of the kind the reference needs (a Success Action's `reference` a
-    `successActions` entry). A misspelt root (`$input.x`, `$statuscode`) is reported too.
+    `successActions` entry). A misspelt root (`$input.x`, `$statuscode`) is reported too,
+    and so are `$inputs.<name>` where the workflow's `inputs` schema is no object
+    (`type: string` has no property), `$response` in a parameter value or request body (the
+    request is built before any response exists) and, in an output, a body read with a dot
+    (`$response.body.id`: §4.7's body reference is `$response.body#/id`).
     The finding is at the string holding the expression; the fix names the nearest declared
     name (letter case, word joins, close spelling).
 
@@ -53,7 +57,8 @@ Limitations
     `additionalProperties`, `patternProperties`, `oneOf` or `anyOf`, takes any name.
     `$outputs.*` (whose scope §4.7 leaves open) is not judged, nor `$inputs` and `$steps`
     inside `components` (the workflow they run in is not known there), nor a workflow of an
-    Arazzo source that is not read. `$response` expressions are `arazzo-response-pointer`'s.
+    Arazzo source that is not read. What a `$response` expression reads of the operation's
+    responses is `arazzo-response-pointer`'s.
 """
 
 from __future__ import annotations

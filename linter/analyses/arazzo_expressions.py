@@ -7,7 +7,8 @@ parameter value, a request payload or replacement, an output, a criterion's ``co
 
 - ``$inputs.<name>``: a property of its workflow's ``inputs`` schema (a ``$ref`` to
   ``components.inputs`` followed, ``allOf`` members merged; a schema with no ``properties``, or
-  with ``additionalProperties`` / ``patternProperties``, takes any name);
+  with ``additionalProperties`` / ``patternProperties``, takes any name; one whose ``type``
+  is no object names none);
 - ``$steps.<stepId>.outputs.<name>``: a step of the same workflow (§4.6.5: stepIds are unique
   within their workflow) and an output that step declares;
 - ``$workflows.<id>.outputs.<name>`` / ``.inputs.<name>``: a workflow of the document, or of
@@ -17,7 +18,10 @@ parameter value, a request payload or replacement, an output, a criterion's ``co
   ``failureActions``, of a parameter to ``parameters``: §4.6.14);
 - ``$response.body#<pointer>`` and ``$response.header.<name>`` in a step's outputs and criteria:
   against the responses of the operation the step calls (its 2xx responses for outputs and
-  success criteria, when it declares any; every response for failure criteria).
+  success criteria, when it declares any; every response for failure criteria;
+  ``Content-Type``, which OpenAPI never declares, always there). In a parameter value or a
+  request body ``$response`` names nothing (no response exists while the request is built); in
+  an output, ``$response.body.id`` is no body reference (§4.7: ``body#/id``).
 
 Names may hold dots and brackets (the ABNF's ``name`` is any character), so a declared name
 matches when it is a prefix of what follows the root up to a ``.``, ``[`` or ``#``
@@ -294,6 +298,8 @@ class _Judge:
         if use.place == REFERENCE:
             yield from self.reference(use)
             return
+        if root in ("request", "response") and use.place == OUTPUT:
+            yield from self.body_reference(use)
         if root in ("url", "method", "statusCode", "request", "outputs"):
             return
         if root == "inputs":
@@ -349,6 +355,17 @@ class _Judge:
                 f"{written}: workflow `{workflow.workflow_id}` declares no `inputs`",
                 "; declare an `inputs` schema with this property, or pass the value another way",
                 related=(workflow.location,),
+            )
+            return
+        scalar = _scalar_schema(document.data, workflow.inputs, workflow.inputs_pointer)
+        if scalar is not None:
+            at, kinds = scalar
+            yield self.problem(
+                use,
+                f"{written}: the `inputs` of workflow `{workflow.workflow_id}` are of type "
+                f"{kinds}, which has no properties to name",
+                f"; declare `inputs` as `type: object` with a property `{_first_name(rest)}`",
+                related=(document.location(at, note=f"the inputs of `{workflow.workflow_id}`"),),
             )
             return
         names, at = _input_names(document.data, workflow.inputs, workflow.inputs_pointer)
@@ -576,7 +593,39 @@ class _Judge:
 
     # --- $response ---
 
+    def body_reference(self, use: Use) -> Iterator[Problem]:
+        """A body read with a dot (``$response.body.id``) in a value: §4.7's ABNF has
+        ``body-reference = "body" ["#" json-pointer]`` only (a condition's ``.`` is the condition
+        language's dereference, §4.6.9, and is not judged here)."""
+        rest = use.expression.rest
+        if not rest.startswith("body") or rest == "body" or rest.startswith("body#"):
+            return
+        tail = rest[4:].lstrip("./")
+        pointer = "/" + re.sub(r"\[(\d+)\]", r".\1", tail).strip(".").replace(".", "/")
+        meant = f"${use.expression.root}.body#{pointer}"
+        yield self.problem(
+            use,
+            f"`{use.expression.text}` is no body reference: a part of the body is named by a "
+            "JSON pointer after `#` (Arazzo 1.0.1 §4.7, `body-reference`)",
+            f"; write `{meant}`",
+            meant=(meant,),
+        )
+
+    def in_request(self, use: Use) -> Iterator[Problem]:
+        """``$response`` in a parameter value or a request body: the request is built before
+        any response exists (§4.7: `$response` is the response of the step's own call)."""
+        yield self.problem(
+            use,
+            f"`{use.expression.text}` in a request: the step's response does not exist while "
+            "its request is built (Arazzo 1.0.1 §4.7)",
+            "; pass a value an earlier step read from its response "
+            "(`$steps.<stepId>.outputs.<name>`, declared in that step's `outputs`)",
+        )
+
     def response(self, use: Use) -> Iterator[Problem]:
+        if use.place in (PARAMETER, PAYLOAD):
+            yield from self.in_request(use)
+            return
         if use.step is None or use.place not in (OUTPUT, SUCCESS_CRITERION, FAILURE_CRITERION):
             return
         binding = self.bindings.get((self.arazzo.path, use.step.pointer))
@@ -731,6 +780,25 @@ def _input_names(data: Any, inputs: Any, pointer: str) -> tuple[list[str] | None
     if not names:
         return None, at  # no properties: an open schema takes any name
     return sorted(set(names)), f"{at}/properties" if "properties" in schema else at
+
+
+def _scalar_schema(data: Any, inputs: Any, pointer: str) -> tuple[str, str] | None:
+    """Where an ``inputs`` schema (local ``$ref`` followed), or one of its ``allOf`` members,
+    says its instance is no object (``type: string``), and that type as written; None when an
+    object may match. ``$inputs.<name>`` names a property (§4.7), which only an object has."""
+    at, schema = follow_local(data, inputs, pointer)
+    if not isinstance(schema, dict):
+        return None
+    members = [(at, schema)]
+    listed = schema.get("allOf")
+    for index, member in enumerate(listed if isinstance(listed, list) else ()):
+        members.append(follow_local(data, member, f"{at}/allOf/{index}"))
+    for member_at, member in members:
+        kinds = member.get("type") if isinstance(member, dict) else None
+        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
+        if named and all(isinstance(k, str) for k in named) and "object" not in named:
+            return f"{member_at}/type", ", ".join(f"`{k}`" for k in named)
+    return None
 
 
 def _open(schema: dict[str, Any]) -> bool:
