@@ -7,8 +7,9 @@ What it does
     action of `components` has no current workflow and its `stepId` is not judged), a
     `workflowId` a workflow of the document, or, written
     `$sourceDescriptions.<name>.<workflowId>`, of that Arazzo source. Each entry of a
-    workflow's `dependsOn` (§4.6.4) must name a workflow the same way. The finding is at the
-    field, with the nearest existing name in the fix.
+    workflow's `dependsOn` (§4.6.4) must name a workflow the same way; a source that is an
+    OpenAPI document, or is declared `type: openapi`, holds no workflow (§4.6.3). The finding
+    is at the field, with the nearest existing name in the fix.
 
 Why is this bad?
     A `goto` to a step that does not exist, or a dependency on a workflow that does not,
@@ -37,7 +38,8 @@ Options
     None.
 
 Limitations
-    A workflowId of an Arazzo source that is not read (a remote URL) is not judged; a source
+    A workflowId of an Arazzo source that is not read (a remote URL), or of one whose `type`
+    is not declared, is not judged; a source
     name that is not declared is reported here, one that names no file is
     `arazzo-unresolved-source`'s.
 """

@@ -31,6 +31,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import HTTP_METHODS, Operation, api_operations
 from speclint.model.arazzo import (
     ARAZZO_SOURCE,
+    OPENAPI_SOURCE,
     ArazzoDocument,
     SourceDescription,
     Step,
@@ -81,6 +82,15 @@ class ResolvedSource:
     @property
     def is_arazzo(self) -> bool:
         return self.document is not None and self.document.kind is DocumentKind.ARAZZO
+
+    @property
+    def holds_no_workflows(self) -> bool:
+        """Whether the source is known to hold no workflow: an OpenAPI document read here, or
+        one not read whose declared `type` is `openapi` (Arazzo 1.0.1 §4.6.3: workflows are
+        in `arazzo` sources; an OpenAPI document holds operations)."""
+        if self.document is not None:
+            return self.is_openapi
+        return self.description.type == OPENAPI_SOURCE
 
 
 def resolved_sources(corpus: Context, arazzo: ArazzoDocument) -> dict[str, ResolvedSource]:
@@ -349,6 +359,18 @@ class _Binder:
         qualified = _QUALIFIED.match(written)
         if qualified is None:
             return self._workflow_in(written, written, self.arazzo, None)
+        declared = self.sources.get(qualified.group(1))
+        if declared is not None and declared.document is None and declared.holds_no_workflows:
+            # Not read (remote), but its declared type already says it holds no workflow.
+            return self.result(
+                field,
+                written,
+                UNRESOLVED,
+                reason=f"source `{declared.description.name}` is declared `type: openapi`: an "
+                "OpenAPI document holds no workflows (Arazzo 1.0.1 §4.6.3)",
+                meant=self._local_workflows(qualified.group(2)),
+                source=declared,
+            )
         source = self.named_source(field, written, qualified.group(1))
         if isinstance(source, StepBinding):
             return source
@@ -359,9 +381,16 @@ class _Binder:
                 written,
                 UNRESOLVED,
                 reason=f"source `{source.description.name}` ({source.path}) is no Arazzo document",
+                meant=self._local_workflows(qualified.group(2)),
                 source=source,
             )
         return self._workflow_in(written, qualified.group(2), other, source)
+
+    def _local_workflows(self, identifier: str) -> tuple[str, ...]:
+        """The workflows of this document a workflowId qualified by a source holding none may
+        have meant: the same id, else a near one."""
+        local = [w.workflow_id for w in self.arazzo.workflows if w.workflow_id]
+        return (identifier,) if identifier in local else tuple(_near(identifier, local))
 
     def _workflow_in(
         self,

@@ -734,6 +734,12 @@ _KIND_WORDS = {
 }
 
 
+def _api_kind(source: ResolvedSource) -> str:
+    if source.is_openapi:
+        return f"an OpenAPI document ({source.path})"
+    return f"declared `type: {source.description.type}`"
+
+
 def _arazzo_of(source: ResolvedSource) -> ArazzoDocument | None:
     if not source.checked or source.document is None:
         return None
@@ -1123,6 +1129,23 @@ def _workflow_target(
             return
         other = _arazzo_of(source)
         if other is None:
+            if source.holds_no_workflows:
+                local = [w.workflow_id for w in arazzo.workflows if w.workflow_id]
+                name = qualified.group(2)
+                meant = [name] if name in local else near_names(name, local)
+                yield Target(
+                    arazzo,
+                    pointer,
+                    field_name,
+                    written,
+                    f"{who or field_name} `{written}`: source `{source.description.name}` is "
+                    f"{_api_kind(source)}, which holds no workflows (Arazzo 1.0.1 §4.6.3: "
+                    "workflows are in `arazzo` sources)",
+                    f"; did you mean `{meant[0]}` of this document?"
+                    if meant
+                    else "; name a workflow of this document or of an Arazzo source",
+                    (source.description.location,),
+                )
             return  # not read, or no Arazzo document (arazzo-unresolved-source's)
         holder, identifier = other, qualified.group(2)
     if holder.workflow(identifier) is not None:
