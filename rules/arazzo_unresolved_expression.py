@@ -16,7 +16,8 @@ What it does
     and so are `$inputs.<name>` where the workflow's `inputs` schema is no object
     (`type: string` has no property), `$response` in a parameter value or request body (the
     request is built before any response exists) and, in an output, a body read with a dot
-    (`$response.body.id`: §4.7's body reference is `$response.body#/id`).
+    (`$response.body.id`: §4.7's body reference is `$response.body#/id`; several runners
+    accept the dot, so it is one warning per document, its other places related).
     The finding is at the string holding the expression; the fix names the nearest declared
     name (letter case, word joins, close spelling).
 
@@ -63,10 +64,11 @@ Limitations
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo_expressions import NAME, expression_problems
+from speclint.analyses.arazzo_expressions import NAME, Problem, expression_problems
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity, headed
 
@@ -77,9 +79,17 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 FACTS = ("references",)
 
 
+# Places of a dialect's spelling listed beside the one finding of a document.
+RELATED_DIALECT = 20
+
+
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    dialect: dict[str, list[Problem]] = defaultdict(list)
     for problem in expression_problems(corpus):
         if problem.concern != NAME:
+            continue
+        if problem.dialect:
+            dialect[problem.use.arazzo.path].append(problem)
             continue
         use = problem.use
         document = corpus.documents[use.arazzo.path]
@@ -92,3 +102,29 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             related=problem.related,
             key=f"{use.pointer}:{use.expression.text}",
         )
+    for path, problems in sorted(dialect.items()):
+        yield _dialect_finding(corpus, path, problems)
+
+
+def _dialect_finding(corpus: Context, path: str, problems: list[Problem]) -> Finding:
+    """One warning for a document's body reads with a dot (`$response.body.id`): runners that
+    accept the spelling (several do) make a finding per place a flood, and the fix is one
+    decision for the whole document; the other places are related locations."""
+    document = corpus.documents[path]
+    first, rest = problems[0], problems[1:]
+    more = f" (and {len(rest)} more like it, related)" if rest else ""
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"{first.problem}{more}; some runners read the dot, a runner that follows the "
+            "specification reads nothing",
+            first.fix + (" (the same for each related place)" if rest else ""),
+        ),
+        document.location(first.use.pointer),
+        related=tuple(
+            document.location(p.use.pointer, note=f"`{p.use.expression.text}`")
+            for p in rest[:RELATED_DIALECT]
+        ),
+        key=f"dialect:{path}",
+    )

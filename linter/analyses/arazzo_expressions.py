@@ -128,6 +128,9 @@ class Problem:
     fix: str  # how to fix it (starts with "; ")
     related: tuple[Location, ...] = ()
     meant: tuple[str, ...] = field(default=())
+    # A spelling several tools accept though §4.7's grammar has no such form (a body read with
+    # a dot): reported once per document, its other places related, not once per place.
+    dialect: bool = False
 
 
 def expression_problems(corpus: Context) -> tuple[Problem, ...]:
@@ -609,6 +612,7 @@ class _Judge:
             "JSON pointer after `#` (Arazzo 1.0.1 §4.7, `body-reference`)",
             f"; write `{meant}`",
             meant=(meant,),
+            dialect=True,
         )
 
     def in_request(self, use: Use) -> Iterator[Problem]:
