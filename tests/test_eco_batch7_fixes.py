@@ -6,10 +6,13 @@ kept as a tool's input."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -40,3 +43,42 @@ def test_a_slip_in_a_fence_with_diff_markers_is_still_reported(make_corpus: Make
     root = make_corpus({"docs/migrate.md": "# Migrate\n\n" + fence("json", body)})
     found = run_rule(root, "fence-invalid")
     assert [("trailing comma" in f.message) for f in found] == [True]
+
+
+# --- type-claim-drift: a `$ref` to a plain-name fragment is the `$anchor`'s subschema ----------
+
+# `"$ref": "#jobId"` names the subschema whose `$anchor` is `jobId` (JSON Schema 2020-12 §8.2.2):
+# a string. Read as the document's root it was an object, and the page's `string` a drift.
+ANCHORED = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Pipeline",
+    "type": "object",
+    "properties": {
+        "name": {"$anchor": "jobId", "type": "string"},
+        "after": {"$ref": "#jobId"},
+        "before": {"$ref": "#noSuchAnchor"},
+    },
+}
+ANCHOR_PAGE = (
+    "# Pipelines\n\n## Pipeline\n\n"
+    "- `name` (string): the pipeline's name.\n"
+    "- `after` (string): the pipeline to run first.\n"
+    "- `before` (string): the pipeline to run next.\n"
+)
+
+
+def test_a_ref_to_an_anchor_is_read_as_the_anchored_subschema(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"schemas/pipeline.json": json.dumps(ANCHORED, indent=2), "docs/pipeline.md": ANCHOR_PAGE}
+    )
+    assert run_rule(root, "type-claim-drift") == []
+
+
+def test_a_ref_to_an_anchor_resolves_to_its_pointer_not_the_root(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schemas/pipeline.json": json.dumps(ANCHORED, indent=2)})
+    context = Context.load(root, load_config(root))
+    found = context.references.at("schemas/pipeline.json", "/properties/after/$ref")
+    assert found is not None and found.outcome == "ok"
+    assert found.target_pointer == "/properties/name"
+    missing = context.references.at("schemas/pipeline.json", "/properties/before/$ref")
+    assert missing is not None and missing.outcome != "ok"
