@@ -1720,6 +1720,9 @@ def _every_required(dialect: Any) -> Any:
 
 
 _ALTERNATIVES = ("oneOf", "anyOf")
+# openapi-schema-validator's failure for an object without the Discriminator Object's
+# `propertyName` member (reported under the `oneOf`/`anyOf` it selects among).
+_DISCRIMINATOR_MISSING = re.compile(r"does not contain discriminating property '([^']*)'$")
 # Where an OpenAPI document's example travels: what a client sends, or what the server answers.
 _REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
 _RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
@@ -1758,6 +1761,17 @@ def _outside_direction(
     index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
+        missing = _DISCRIMINATOR_MISSING.search(error.message)
+        if error.validator in _ALTERNATIVES and missing is not None:
+            # The discriminating property a request leaves out because the server sets it
+            # (`readOnly`, OpenAPI 3.0.3 §4.7.24.1; a response's `writeOnly` one): declared so
+            # on the schema holding the discriminator, or on one of its branches.
+            name = missing.group(1)
+            alternatives = (
+                error.schema.get(error.validator) if isinstance(error.schema, dict) else []
+            )
+            holders = [error.schema, *(alternatives if isinstance(alternatives, list) else [])]
+            return any(index.marked(h, name, k) for h in holders for k in keywords)
         if error.validator in _ALTERNATIVES:
             # A `oneOf`/`anyOf` whose example fits a branch but for the members its direction
             # leaves out (a request body that omits the `readOnly` members every branch's
