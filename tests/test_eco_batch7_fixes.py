@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from test_cli import cli
+
 from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.model.config import load_config
@@ -148,3 +150,108 @@ def test_a_request_example_may_leave_out_a_readonly_discriminating_property(
         found = [f for f in run_rule(root, "example-invalid") if f.coverage is None]
         pointers = sorted(str(f.location.pointer).rsplit("/", 2)[-2] for f in found)
         assert pointers == expected, version
+
+
+# --- test inputs broken on purpose ----------------------------------------------------------------
+
+BROKEN_API = "openapi: 3.0.3\ninfo: {title: %s, version: '1'%s}\npaths:\n  /a:\n    get: {}\n"
+
+
+def findings_by_path(root: Path) -> set[str]:
+    run = cli("check", str(root), "--preview", "--no-cache", "--format", "json")
+    return {f["location"]["path"] for f in json.loads(run.stdout)["findings"]}
+
+
+def test_a_data_file_named_broken_on_purpose_is_a_fixture(make_corpus: MakeCorpus) -> None:
+    """`*-with-errors`, `invalid-*`, `*.invalid.*`, `broken-*`: a validator's negative inputs,
+    listed as fixtures; a page named so is about the subject, and is read."""
+    names = ("pets-with-errors.yaml", "invalid-pets.yaml", "pets.invalid.yaml", "broken_pets.yml")
+    files = {f"resources/{name}": BROKEN_API % ("Pets", "") for name in names}
+    files["resources/pets.yaml"] = BROKEN_API % ("Pets", "")
+    root = make_corpus(files)
+    assert findings_by_path(root) == {"resources/pets.yaml"}
+    rows = {line.split()[0]: line for line in cli("files", str(root)).stdout.splitlines()}
+    assert all("fixture" in rows[f"resources/{name}"] for name in names)
+
+
+def test_a_document_that_says_it_is_a_torture_test_is_not_judged(make_corpus: MakeCorpus) -> None:
+    files = {
+        "examples/errors/flows.yaml": BROKEN_API
+        % ("Validator Torture Test", ", description: A purposely broken document"),
+        "examples/flows.yaml": BROKEN_API % ("Flows", ", description: Tests the flows"),
+    }
+    root = make_corpus(files)
+    assert findings_by_path(root) == {"examples/flows.yaml"}
+    rows = {line.split()[0]: line for line in cli("files", str(root)).stdout.splitlines()}
+    assert "test input" in rows["examples/errors/flows.yaml"]
+
+
+# --- parse-error: a Rush config file is JSON with comments ------------------------------------------
+
+
+def test_a_rush_config_file_with_comments_is_jsonc(make_corpus: MakeCorpus) -> None:
+    jsonc = '// written by the tool\n{\n  /* state */\n  "pnpmShrinkwrapHash": "abc",\n}\n'
+    root = make_corpus(
+        {
+            "common/config/rush/repo-state.json": jsonc,
+            "rush.json": jsonc,
+            "data/state.json": jsonc,  # no tool reads this one as JSONC: still an error
+        }
+    )
+    assert {f.location.path for f in run_rule(root, "parse-error")} == {"data/state.json"}
+
+
+# --- third parties' API documents kept as a tool's input -------------------------------------------
+
+THIRD_PARTY = (
+    "openapi: 3.0.3\ninfo: {title: %s, version: '1'%s}\nservers: [{url: '%s'}]\n"
+    "paths:\n  /a:\n    get:\n      parameters:\n"
+    "        - {name: n, in: query, schema: {type: integer}, example: many}\n"
+    "      responses: {'200': {description: OK}}\n"
+)
+
+
+def test_an_api_document_with_a_copiers_mark_is_vendored(make_corpus: MakeCorpus) -> None:
+    files = {
+        "specs/chat.yaml": THIRD_PARTY
+        % (
+            "Chat",
+            ", x-origin: [{url: 'https://chat.example.net/openapi.json'}]",
+            "https://api.chat.dev",
+        ),
+        "specs/own.yaml": THIRD_PARTY % ("Own", "", "https://api.own.dev"),
+    }
+    root = make_corpus(files)
+    assert findings_by_path(root) == {"specs/own.yaml"}
+    rows = {line.split()[0]: line for line in cli("files", str(root)).stdout.splitlines()}
+    assert "vendored" in rows["specs/chat.yaml"] and "x-origin" in rows["specs/chat.yaml"]
+
+
+def test_a_folder_named_for_the_servers_domain_holds_a_vendored_copy(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = {
+        "inputs/voice.io/v1/openapi.yaml": THIRD_PARTY % ("Voice", "", "https://api.voice.io"),
+        "inputs/mine/openapi.yaml": THIRD_PARTY % ("Mine", "", "https://api.mine.dev"),
+    }
+    assert findings_by_path(make_corpus(files)) == {"inputs/mine/openapi.yaml"}
+
+
+def collected_apis(count: int) -> dict[str, str]:
+    domains = [("chat", "chatco.com"), ("maps", "mapsco.com"), ("pay", "payco.co.uk")]
+    return {
+        f"examples/apis/{name}.yaml": THIRD_PARTY % (name, "", f"https://api.{domain}/v1")
+        for name, domain in domains[:count]
+    }
+
+
+def test_a_folder_collecting_apis_of_three_organisations_is_vendored(
+    make_corpus: MakeCorpus,
+) -> None:
+    assert findings_by_path(make_corpus(collected_apis(3))) == set()
+
+
+def test_a_folder_of_two_organisations_apis_is_not_a_collection(make_corpus: MakeCorpus) -> None:
+    """A company's API and its payments arm's, side by side: both judged."""
+    two = collected_apis(2)
+    assert findings_by_path(make_corpus(two)) == set(two)
