@@ -590,7 +590,7 @@ def _organisation(host: str) -> tuple[str, str] | None:
 def _server_domains(data: Any) -> list[tuple[str, str]]:
     """The organisations of an API document's absolute server URLs (OpenAPI 3's `servers`,
     Swagger 2.0's `host`, AsyncAPI's `servers` map)."""
-    urls: list[str] = []
+    urls: list[Any] = []
     servers = data.get("servers")
     if isinstance(servers, list):
         urls = [s.get("url") for s in servers if isinstance(s, dict)]
@@ -685,7 +685,7 @@ def _broken_on_purpose(corpus: Corpus) -> dict[str, Provenance]:
         data = document.data if document.usable else None
         if not isinstance(data, dict):
             continue
-        info = data.get("info") if isinstance(data.get("info"), dict) else data
+        info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else data
         for key in ("title", "description"):
             text = info.get(key)
             said = _BROKEN_ON_PURPOSE.search(text) if isinstance(text, str) else None
