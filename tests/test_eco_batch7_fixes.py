@@ -255,3 +255,14 @@ def test_a_folder_of_two_organisations_apis_is_not_a_collection(make_corpus: Mak
     """A company's API and its payments arm's, side by side: both judged."""
     two = collected_apis(2)
     assert findings_by_path(make_corpus(two)) == set(two)
+
+
+def test_a_document_beside_marked_copies_of_other_organisations_is_vendored(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Two copies bear a copier's mark; the third, unmarked, is of a third organisation."""
+    files = collected_apis(3)
+    mark = ", x-origin: [{url: 'https://elsewhere.example.org/a.json'}]"
+    for name in ("examples/apis/chat.yaml", "examples/apis/maps.yaml"):
+        files[name] = files[name].replace("version: '1'", "version: '1'" + mark)
+    assert findings_by_path(make_corpus(files)) == set()

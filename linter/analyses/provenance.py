@@ -629,15 +629,14 @@ def _third_party(corpus: Corpus) -> dict[str, Provenance]:
         marks = (
             sorted(k for k in info if _COPIER_MARK.match(str(k))) if isinstance(info, dict) else []
         )
+        domains = _server_domains(document.data)
+        folders = path.split("/")[:-1]
+        named = [f for f in folders if any(f.lower() == domain for domain, _ in domains)]
         if marks:
             found[path] = Provenance(
                 VENDORED_KIND, f"`info.{marks[0]}`: a copy of another party's API document"
             )
-            continue
-        domains = _server_domains(document.data)
-        folders = path.split("/")[:-1]
-        named = [f for f in folders if any(f.lower() == domain for domain, _ in domains)]
-        if named:
+        elif named:
             found[path] = Provenance(
                 VENDORED_KIND, f"in a folder named for its server's domain, `{named[-1]}/`"
             )
@@ -650,6 +649,7 @@ def _third_party(corpus: Corpus) -> dict[str, Provenance]:
             or folders[top - 1].lstrip("v").replace(".", "").isdigit()
         ):
             top -= 1
+        # (one with a copier's mark counts towards its folder's collection too)
         if len({label for _, label in domains}) == 1:
             collections.setdefault("/".join(folders[:top]), {})[path] = domains[0]
     for folder, members in sorted(collections.items()):
