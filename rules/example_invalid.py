@@ -29,7 +29,7 @@ What it does
     definition (frozen versions, generated, vendored, client copies) bind as their source.
     ``speclint bindings`` lists every example with what binds it, or why nothing does.
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (OpenAPI 3.0.3 §4.7.24.1,
-    §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
+    §4.7.12.1), a ``readOnly`` discriminating property too: a request example need not carry it. The message names the failing keyword (for a ``oneOf``, its branches and the
     closest one); items of one ``examples`` array failing alike are one finding. A member the
     schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
     even where the schema is open, with the declared spelling as the fix. A value of a prose
