@@ -29,7 +29,7 @@ What it does
     definition (frozen versions, generated, vendored, client copies) bind as their source.
     ``speclint bindings`` lists every example with what binds it, or why nothing does.
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (OpenAPI 3.0.3 §4.7.24.1,
-    §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
+    §4.7.12.1), a ``readOnly`` discriminating property too: a request example need not carry it. The message names the failing keyword (for a ``oneOf``, its branches and the
     closest one); items of one ``examples`` array failing alike are one finding. A member the
     schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
     even where the schema is open, with the declared spelling as the fix. A value of a prose
@@ -1720,6 +1720,9 @@ def _every_required(dialect: Any) -> Any:
 
 
 _ALTERNATIVES = ("oneOf", "anyOf")
+# openapi-schema-validator's failure for an object without the Discriminator Object's
+# `propertyName` member (reported under the `oneOf`/`anyOf` it selects among).
+_DISCRIMINATOR_MISSING = re.compile(r"does not contain discriminating property '([^']*)'$")
 # Where an OpenAPI document's example travels: what a client sends, or what the server answers.
 _REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
 _RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
@@ -1758,6 +1761,17 @@ def _outside_direction(
     index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
+        missing = _DISCRIMINATOR_MISSING.search(error.message)
+        if error.validator in _ALTERNATIVES and missing is not None:
+            # The discriminating property a request leaves out because the server sets it
+            # (`readOnly`, OpenAPI 3.0.3 §4.7.24.1; a response's `writeOnly` one): declared so
+            # on the schema holding the discriminator, or on one of its branches.
+            name = missing.group(1)
+            alternatives = (
+                error.schema.get(error.validator) if isinstance(error.schema, dict) else []
+            )
+            holders = [error.schema, *(alternatives if isinstance(alternatives, list) else [])]
+            return any(index.marked(h, name, k) for h in holders for k in keywords)
         if error.validator in _ALTERNATIVES:
             # A `oneOf`/`anyOf` whose example fits a branch but for the members its direction
             # leaves out (a request body that omits the `readOnly` members every branch's

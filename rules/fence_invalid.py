@@ -16,7 +16,8 @@ What it does
     blank line and a comment line naming it, each parsing alone); an HTTP transcript's bodies
     are parsed each at its own line. A numbered code callout after a line's code (``<1>``, as
     AsciiDoc and Elastic's docs-builder write them) is an annotation, left out before the rest
-    is judged. Sketch notation counts outside strings only: a string holds data (an author's
+    is judged; so is a docs renderer's line notation (Shiki's ``# [!code ++]``, ``[!code
+    highlight]``), a line marked ``[!code --]`` read as removed (the page renders a diff). Sketch notation counts outside strings only: a string holds data (an author's
     ``"Ada <ada@example.org>"``, ``"<b>bold</b>"``, a URL's ``//``), and a fence holding one is
     judged whole; in a YAML plain scalar, an address or a closed element of markup in angle
     brackets is data too. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:

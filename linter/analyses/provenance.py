@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -90,8 +91,10 @@ VENDORED_KIND = "vendored"
 BUNDLE = "bundle"
 COPY = "copy"
 UPSTREAM = "upstream"
-# The kinds whose findings a run drops entirely: the source carries them, or another project does.
-NOT_JUDGED = frozenset({VENDORED_KIND, BUNDLE, COPY, UPSTREAM})
+TEST_INPUT = "test input"
+# The kinds whose findings a run drops entirely: the source carries them, or another project
+# does, or nobody (a test input broken on purpose).
+NOT_JUDGED = frozenset({VENDORED_KIND, BUNDLE, COPY, UPSTREAM, TEST_INPUT})
 
 SMALLEST_COPY = 256  # characters: below this, two identical files may well be written twice by hand
 DEPTH = 400  # nesting levels: deeper documents are not compared (no recursion overflow)
@@ -154,6 +157,10 @@ def provenance(
     for path, evidence in program_outputs(corpus).items():
         found.setdefault(path, Provenance(GENERATED, evidence))
     for path, made in _upstream(corpus).items():
+        found.setdefault(path, made)
+    for path, made in _third_party(corpus).items():
+        found.setdefault(path, made)
+    for path, made in _broken_on_purpose(corpus).items():
         found.setdefault(path, made)
     for path, made in _in_output_folders(corpus).items():
         found.setdefault(path, made)
@@ -544,6 +551,149 @@ def _hash(text: str) -> str:
 
 
 # --- upstream copies ----------------------------------------------------------------------------
+
+
+# What a copier writes into the `info` of an API document it copies from elsewhere: APIs.guru's
+# `x-origin`, `x-providerName` and `x-apisguru-categories`; a catalogue's `x-<name>-source-url`.
+_COPIER_MARK = re.compile(
+    r"(?i)^x-(?:origin|providername|apisguru-[\w-]+|(?:[\w-]+-)?source-?url|(?:[\w-]+-)?origin-?url)$"
+)
+# Hosts that stand for no organisation (placeholders, documentation domains, RFC 2606).
+_NO_ORGANISATION = frozenset({"example", "localhost", "test", "invalid", "local"})
+_API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+# Documents of this many organisations in one folder: a collection of other companies' APIs (a
+# generator's or a runner's sample inputs), not one company's (which may run two domains).
+ORGANISATIONS_IN_A_COLLECTION = 3
+
+
+def _organisation(host: str) -> tuple[str, str] | None:
+    """(the registrable domain, its organisation label) of a server's host name:
+    `api.elevenlabs.io` -> (`elevenlabs.io`, `elevenlabs`); None for an IP address, a
+    placeholder or a name without a dot."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) < 2 or labels[-1].isdigit() or not labels[-1].isalpha():
+        return None
+    # a second-level public suffix (`co.uk`, `com.au`): the organisation is one label further in
+    cut = (
+        3
+        if len(labels[-1]) == 2 and labels[-2] in {"co", "com", "org", "net", "ac", "gov", "edu"}
+        else 2
+    )
+    if len(labels) < cut:
+        return None
+    label = labels[-cut]
+    if label in _NO_ORGANISATION:
+        return None
+    return ".".join(labels[-cut:]), label
+
+
+def _server_domains(data: Any) -> list[tuple[str, str]]:
+    """The organisations of an API document's absolute server URLs (OpenAPI 3's `servers`,
+    Swagger 2.0's `host`, AsyncAPI's `servers` map)."""
+    urls: list[Any] = []
+    servers = data.get("servers")
+    if isinstance(servers, list):
+        urls = [s.get("url") for s in servers if isinstance(s, dict)]
+    elif isinstance(servers, dict):
+        urls = [s.get("url") or s.get("host") for s in servers.values() if isinstance(s, dict)]
+    if isinstance(data.get("host"), str):
+        urls.append("https://" + data["host"])
+    found = []
+    for url in urls:
+        if not isinstance(url, str):
+            continue
+        host = urlsplit(url if "//" in url else "https://" + url).hostname
+        made = (
+            _organisation(host)
+            if host and "{" not in url.split("/")[2 if "//" in url else 0]
+            else None
+        )
+        if made is not None:
+            found.append(made)
+    return found
+
+
+def _third_party(corpus: Corpus) -> dict[str, Provenance]:
+    """API documents copied from other companies, kept as a tool's input: one whose `info` bears
+    a copier's mark (``_COPIER_MARK``); one in a folder named for its server's domain (APIs.guru's
+    `provider.com/version/openapi.yaml` layout); the documents of a folder that collects the
+    APIs of three or more organisations (by their servers' domains), each of another."""
+    found: dict[str, Provenance] = {}
+    collections: dict[str, dict[str, tuple[str, str]]] = {}
+    for path, document in corpus.documents.items():
+        if document.kind not in _API_KINDS or not document.usable:
+            continue
+        if not isinstance(document.data, dict):
+            continue
+        info = document.data.get("info")
+        marks = (
+            sorted(k for k in info if _COPIER_MARK.match(str(k))) if isinstance(info, dict) else []
+        )
+        domains = _server_domains(document.data)
+        folders = path.split("/")[:-1]
+        named = [f for f in folders if any(f.lower() == domain for domain, _ in domains)]
+        if marks:
+            found[path] = Provenance(
+                VENDORED_KIND, f"`info.{marks[0]}`: a copy of another party's API document"
+            )
+        elif named:
+            found[path] = Provenance(
+                VENDORED_KIND, f"in a folder named for its server's domain, `{named[-1]}/`"
+            )
+        # the collection a document belongs to: the folder above any folder named as a domain
+        # or a version (`elevenlabs.io/main/openapi.json` is one of `openapi_specs/`)
+        top = len(folders)
+        while top and (
+            "." in folders[top - 1]
+            or folders[top - 1].lower() in ("main", "latest", "current")
+            or folders[top - 1].lstrip("v").replace(".", "").isdigit()
+        ):
+            top -= 1
+        # (one with a copier's mark counts towards its folder's collection too)
+        if len({label for _, label in domains}) == 1:
+            collections.setdefault("/".join(folders[:top]), {})[path] = domains[0]
+    for folder, members in sorted(collections.items()):
+        labels = {label for _, label in members.values()}
+        if len(labels) < ORGANISATIONS_IN_A_COLLECTION:
+            continue
+        shown = ", ".join(sorted({domain for domain, _ in members.values()})[:4])
+        for path in members:
+            found.setdefault(
+                path,
+                Provenance(
+                    VENDORED_KIND,
+                    f"one of {len(members)} API documents of {len(labels)} organisations in "
+                    f"`{folder or '.'}/` ({shown}...): a collection of other companies' APIs",
+                ),
+            )
+    return found
+
+
+# What an API document's `info` (or a schema's `title`/`description`) says of a test input made
+# broken on purpose: a validator's "torture test", a document "purposely broken".
+_BROKEN_ON_PURPOSE = re.compile(
+    r"(?i)\btorture[- ]test\b|\b(?:broken|invalid) on purpose\b|"
+    r"\b(?:purposely|purposefully|deliberately|intentionally)\s+(?:broken|invalid|malformed|wrong)\b"
+)
+
+
+def _broken_on_purpose(corpus: Corpus) -> dict[str, Provenance]:
+    """Documents whose own title or description says they are broken on purpose (a
+    validator's test input: nobody fixes them)."""
+    found: dict[str, Provenance] = {}
+    for path, document in corpus.documents.items():
+        data = document.data if document.usable else None
+        if not isinstance(data, dict):
+            continue
+        info: dict[str, Any] = data["info"] if isinstance(data.get("info"), dict) else data
+        for key in ("title", "description"):
+            text = info.get(key)
+            said = _BROKEN_ON_PURPOSE.search(text) if isinstance(text, str) else None
+            if said is not None:
+                where = "info." + key if info is not data else key
+                found[path] = Provenance(TEST_INPUT, f'its `{where}` says so: "{said.group(0)}"')
+                break
+    return found
 
 
 def _upstream(corpus: Corpus) -> dict[str, Provenance]:

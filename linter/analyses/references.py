@@ -277,6 +277,12 @@ class ReferenceIndex:
             holder = self.path_for(resolved_uri)
             fragment = unquote(urldefrag(resolved_uri).fragment)
             target_pointer = fragment if fragment.startswith("/") or not fragment else None
+            if target_pointer is None and holder is not None:
+                # A plain-name fragment names the subschema that declares that anchor (JSON
+                # Schema 2020-12 §8.2.2 `$anchor`, §8.2.3.2 `$dynamicAnchor`), never the root.
+                target_pointer = anchor_pointer(
+                    corpus.documents.get(holder), fragment, resolved.contents
+                )
             if holder is not None and target_pointer is not None:
                 self.targets[(holder, target_pointer)] = resolved.contents
             return Reference(
@@ -632,6 +638,32 @@ def file_uri(path: str) -> str:
 
 # `urljoin`, memoised: ``resolve`` joins each reference to its base three times over.
 _join = functools.lru_cache(maxsize=1 << 17)(urljoin)
+
+
+def anchor_pointer(document: Document | None, name: str, contents: Any) -> str | None:
+    """The JSON pointer in ``document`` of the subschema that declares the plain-name anchor
+    ``name`` (``$anchor``, ``$dynamicAnchor``, draft-07's ``$id: "#name"``), the one equal to
+    ``contents`` (what the registry resolved) when several do; None when none does."""
+    if document is None or not document.usable:
+        return None
+    found: list[tuple[str, Any]] = []
+    stack: list[tuple[str, Any]] = [("", document.data)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            if any(node.get(k) == name for k in ("$anchor", "$dynamicAnchor")) or any(
+                node.get(k) == f"#{name}" for k in ("$id", "id")
+            ):
+                found.append((pointer, node))
+            items = [(join_pointer(pointer, k), v) for k, v in node.items()]
+        elif isinstance(node, list):
+            items = [(join_pointer(pointer, i), v) for i, v in enumerate(node)]
+        else:
+            continue
+        stack.extend(reversed(items))
+    if not found:
+        return None
+    return next((p for p, node in found if node is contents or node == contents), found[0][0])
 
 
 @functools.lru_cache(maxsize=1 << 17)

@@ -73,6 +73,9 @@ def follow_once(corpus: Context, site: Site) -> Site | None:
     target = corpus.documents.get(reference.target_path)
     if target is None:
         return None
+    if reference.target_pointer is None and "#" in reference.target.rstrip("#"):
+        # a plain-name fragment whose anchor was not found: unresolved, never the root
+        return None
     pointer = reference.target_pointer or ""
     return Site(target, pointer, resolve(target, pointer))
 

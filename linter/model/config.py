@@ -83,6 +83,11 @@ from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 DEFAULT_INCLUDE: tuple[str, ...] = tuple(f"**/*{suffix}" for suffix in READ_SUFFIXES)
 # Where a corpus's configuration is, by name, in its root folder (``load_config``).
 CONFIGURATION_FILES = ("speclint.toml", "pyproject.toml")
+# The names (globs without the suffix) of a data file made broken on purpose.
+BROKEN_ON_PURPOSE_NAMES = (
+    "*-with-errors", "*_with_errors", "*-with-errors.*", "invalid-*", "invalid_*", "*.invalid",
+    "broken-*", "broken_*",
+)  # fmt: skip
 DEFAULT_FIXTURES: tuple[str, ...] = (
     *(f"**/{name}/**" for name in TEST_FOLDERS),  # test/, tests/, fixtures/, testdata/, mocks/...
     "**/test-data/**",
@@ -100,6 +105,14 @@ DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/fakes/**",
     "**/fake-*/**",
     "**/fake_*/**",
+    # Data files whose name declares them broken on purpose: a validator's negative inputs
+    # (`petstore-with-errors.yaml`, `invalid-schema.json`, `user.invalid.json`, `broken-ref.yaml`);
+    # a page named so (`invalid-tokens.md`) is about the subject, and is read.
+    *(
+        f"**/{name}.{suffix}"
+        for name in BROKEN_ON_PURPOSE_NAMES
+        for suffix in ("json", "yaml", "yml")
+    ),
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")

@@ -883,10 +883,13 @@ def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[P
 
 
 # Files that tools read as JSON with comments (VS Code's settings and `*.jsonc`, TypeScript's
-# tsconfig): comments and trailing commas there are not parse errors.
+# tsconfig, Rush's `rush.json` and every file of its `common/config/rush/` folder, which Rush
+# writes with comments itself, and API Extractor's config): comments and trailing commas there
+# are not parse errors.
 _JSONC = re.compile(
     r"(?:^|/)(?:[^/]+\.jsonc|(?:ts|js)config(?:\.[^/]*)?\.json|\.vscode/.+\.json|"
-    r"\.devcontainer/.+\.json|devcontainer\.json|\.eslintrc\.json|\.babelrc|\.swcrc)$"
+    r"\.devcontainer/.+\.json|devcontainer\.json|\.eslintrc\.json|\.babelrc|\.swcrc|"
+    r"rush\.json|common/config/rush/[^/]+\.json|api-extractor\.json)$"
 )
 
 

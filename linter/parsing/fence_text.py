@@ -19,6 +19,7 @@ from speclint.parsing.sketches import (
     LITERALS,
     sketch_notes,
     without_callouts,
+    without_code_notation,
 )
 from speclint.parsing.structured import (
     ParseFailure,
@@ -240,6 +241,8 @@ MARKS_READ = 16
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
     # A code callout (`<1>` after a value) annotates the example: what remains is judged
     text = without_callouts(text)
+    # A docs renderer's diff and highlight markers annotate the lines shown (`# [!code --]`)
+    text = without_code_notation(text)
     if not text.strip() or sketched(language, text):
         return None
     read = text

@@ -36,6 +36,34 @@ def without_callouts(text: str) -> str:
     return _CALLOUTS.sub(lambda m: " " * len(m.group(0)), text)
 
 
+# A docs renderer's line notation (Shiki's transformers, as VitePress and Redocly's docs use
+# them): a comment closing a line that marks it removed (`# [!code --]`), added (`// [!code ++]`),
+# highlighted, focused, or flagged (`[!code highlight]`, `[!code focus:2]`, `[!code error]`,
+# `[!code word:name]`). The site strips the comment and renders a diff: the `--` lines are the
+# old version, not part of the document as shown, so they are not read with the new ones.
+_CODE_NOTATION = re.compile(
+    r"[ \t]*(?://|#|/\*|<!--|--)[ \t]*\[!code (?:\+\+|--|highlight|hl|focus|error|warning|word)"
+    r"(?::[^\]\n]*)?\][ \t]*(?:\*/|-->)?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def without_code_notation(text: str) -> str:
+    """``text`` with a docs renderer's line notation (:data:`_CODE_NOTATION`) taken out, lines and
+    columns kept: each marker comment blanked, and a line marked removed (``[!code --]``)
+    blanked whole, as the renderer shows the document without it."""
+    if "[!code " not in text:
+        return text
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        found = _CODE_NOTATION.search(line)
+        if found is None:
+            continue
+        removed = "[!code --]" in found.group(0)
+        lines[number] = " " * len(line) if removed else line[: found.start()]
+    return "\n".join(lines)
+
+
 # A double-quoted string on one line of JSON: what an elision inside one is not.
 JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
