@@ -11,7 +11,9 @@ What it does
     not hold, is not checked, and the run says so among what it did not check. So is an overlay
     without `extends` whose guessed document matches fewer than half its targets (likely an
     archived overlay of another version of it), or whose file name names a version
-    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`).
+    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
+    is named for none and declares another release in `info.version` (`1.140.0`: major or
+    minor differ).
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
@@ -50,8 +52,9 @@ Options
 Limitations
     An overlay with neither `extends` nor a target whose plain prefix resolves is not
     checked. The legacy dialect is read where its reading is plain (members separated by dots,
-    a member running to the next `.` or `[`); a name with a dot in it is read as two. Where the targets point into several documents equally, a target is reported
-    only when it selects nothing in any of them.
+    a member running to the next `.` or `[`); a name with a dot in it is read as two. Without `extends`, the document is looked for in the
+    overlay's folder first, then the folders above it; of several its targets point into
+    equally, the one of the plainest name is taken.
 """
 
 from __future__ import annotations

@@ -468,3 +468,107 @@ def test_an_overlay_without_actions_is_the_schema_s_not_a_crash(make_corpus: Mak
     assert run_rule(root, "overlay-breaks-document") == []
     [note] = run_rule(root, "overlay-target-unmatched")
     assert note.coverage == "overlay-target"
+
+
+# Which document a guess picks: nearest first, one of a tie
+
+
+OTHER_API = """openapi: 3.1.0
+info: {title: Shop, version: 1.0.0}
+paths:
+  /orders:
+    get:
+      responses:
+        "200": {description: The orders}
+components:
+  schemas:
+    Order: {type: object}
+"""
+
+
+def test_a_guess_prefers_a_matching_document_in_the_overlay_s_own_folder(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Another folder's document has `components.schemas` (deeper prefixes), the overlay's
+    # neighbour matches its targets: the neighbour is the one.
+    actions = [
+        "  - target: $.info.title\n    update: Renamed\n",
+        "  - target: $.components.schemas.Missing\n    update: {type: object}\n",
+    ]
+    root = make_corpus(
+        {
+            "shop/openapi.yaml": OTHER_API,
+            "pets/openapi.yaml": API,
+            "pets/overlay.yaml": overlay(*actions, extends=None),
+        }
+    )
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert "selects no node of pets/openapi.yaml" in finding.message
+
+
+def test_a_guess_falls_back_to_a_farther_document_when_none_nearby_matches(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = ["  - target: $.paths['/orders'].get\n    update: {summary: s}\n"] * 2
+    actions.append("  - target: $.paths['/order'].get\n    update: {summary: s}\n")
+    root = make_corpus(
+        {
+            "shop/openapi.yaml": OTHER_API,
+            "pets/openapi.yaml": API,
+            "pets/overlay.yaml": overlay(*actions, extends=None),
+        }
+    )
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert "selects no node of shop/openapi.yaml" in finding.message
+
+
+def test_a_guess_between_tied_documents_picks_one_and_reports_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Two copies of one document in one folder: the action breaks both; one finding, on the
+    # copy of the plainest name.
+    broken = "  - target: $.paths['/pets'].get.responses\n    update: {'200': {description: [x]}}\n"
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "openapi-copy.yaml": API,
+            "overlay.yaml": overlay(broken, extends=None),
+        }
+    )
+    found = run_rule(root, "overlay-breaks-document")
+    assert found
+    assert {f.message.split(" invalid")[0] for f in found} == {
+        "applying this action makes openapi.yaml"
+    }
+    assert len({f.key for f in found}) == len(found)
+
+
+def test_an_overlay_named_for_a_release_the_unnamed_document_does_not_declare_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
+    api = API.replace("version: 1.0.0", "version: 1.14.0")
+    root = make_corpus({"api.yaml": api, "fixes-overlay-1.8.yaml": overlay(actions, extends=None)})
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"
+    assert "declares `info.version: 1.14.0`" in note.message
+    assert run_rule(root, "overlay-breaks-document") == []
+
+
+def test_an_overlay_named_for_the_release_the_unnamed_document_declares_is_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Same major and minor (a patch release apart), or a declared version that is no release
+    # (`latest`): checked.
+    actions = "".join(
+        f"  - target: $.paths['{path}'].get\n    update: {{summary: s}}\n"
+        for path in ("/pets", "/pets/{petId}", "/pet")
+    )
+    for declared in ("1.14.2", "latest"):
+        api = API.replace("version: 1.0.0", f"version: {declared}")
+        root = make_corpus(
+            {"api.yaml": api, "fixes-overlay-1.14.yaml": overlay(actions, extends=None)}
+        )
+        [finding] = run_rule(root, "overlay-target-unmatched")
+        assert finding.coverage is None, declared
+        assert "selects no node of api.yaml" in finding.message

@@ -184,12 +184,14 @@ GUESS_COVERAGE = 0.5
 
 
 def _guessed(corpus: Corpus, document: Document) -> Applied:
-    """The documents an overlay without ``extends`` applies to: those its targets' plain
+    """The document an overlay without ``extends`` applies to: one its targets' plain
     prefixes resolve deepest in. When its file name names a version (``fixes-1.109.0.yaml``),
     the document named for that version (``api-1.109.0.yaml``), taken as if ``extends`` named
     it; else one named for no version, never one named for another. A guessed document must
     match most of the overlay's targets (else the overlay is likely for another version of
-    it: not checked)."""
+    it: not checked), and is looked for nearest first (:func:`_nearest`); of several that tie,
+    the one of the plainest name (shortest path, then first by path): one document, so a
+    defect is reported once, not once per copy."""
     data = document.data
     apis = _apis(corpus)
     named = _file_versions(document.path)
@@ -198,11 +200,11 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         # version (`api-1.109.0.yaml`), not for another one named for its own.
         same = [api for api in apis if _same_version(named, _file_versions(api.path))]
         unnamed = [api for api in apis if not _file_versions(api.path)]
-        paths = tuple(_targets(corpus, document.path, data, same))
+        paths, _ = _nearest(corpus, document, same)
         if paths:
             # Named for one version both: no guess, as good as an `extends`.
             return Applied(paths)
-        paths = tuple(_targets(corpus, document.path, data, unnamed))
+        paths, coverage = _nearest(corpus, document, unnamed)
         if not paths:
             others = tuple(_targets(corpus, document.path, data, apis))
             if others:
@@ -212,22 +214,90 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
                     f"and the documents its targets point into are named for another "
                     f"({', '.join(others)}): not checked",
                 )
+        else:
+            declared = _declared_version(corpus.documents[paths[0]].data)
+            if declared is not None and not any(_same_release(v, declared) for v in named):
+                # Archived overlays of older releases beside a document named for none, which
+                # declares its release in `info.version` (OpenAPI 3.1 §4.8.2): the same
+                # mismatch as two file names naming different versions.
+                return Applied(
+                    (),
+                    f"it has no `extends`, its file name names version {', '.join(named)}, "
+                    f"and the document its targets point into ({paths[0]}) declares "
+                    f"`info.version: {declared}`: likely an overlay of another release of it, "
+                    "not checked",
+                )
     else:
-        paths = tuple(_targets(corpus, document.path, data, apis))
+        paths, coverage = _nearest(corpus, document, apis)
     if not paths:
         return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
-    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
-    matched = sum(
-        any(selected(query, corpus.documents[path].data) for path in paths) for query in queries
-    )
-    if queries and matched < GUESS_COVERAGE * len(queries):
+    matched, total = coverage
+    if total and matched < GUESS_COVERAGE * total:
         return Applied(
             (),
             f"it has no `extends`, and no document of the repository matches most of its "
-            f"targets ({matched} of {len(queries)} select a node of {', '.join(paths)}; it is "
+            f"targets ({matched} of {total} select a node of {', '.join(paths)}; it is "
             "likely for another version of it): not checked",
         )
     return Applied(paths)
+
+
+def _nearest(
+    corpus: Corpus, document: Document, candidates: list[Document]
+) -> tuple[tuple[str, ...], tuple[int, int]]:
+    """The one document of ``candidates`` an overlay's targets point into deepest, looked for
+    in the overlay's folder first, then in each folder above it, nearest first: the first
+    that matches most of its targets (:data:`GUESS_COVERAGE`) is the one. Only when none
+    nearby does, the whole corpus (a farther document is a copy or a test fixture of another
+    tool as often as it is the overlay's). With how many of its targets' queries select a
+    node of it, of how many."""
+    data = document.data
+    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
+    folder = posixpath.dirname(document.path)
+    ancestors = []
+    while True:
+        ancestors.append(folder)
+        if not folder:
+            break
+        folder = posixpath.dirname(folder)
+    tiers = [[c for c in candidates if posixpath.dirname(c.path) == f] for f in ancestors]
+    fallback: tuple[tuple[str, ...], tuple[int, int]] = ((), (0, len(queries)))
+    for tier in [*tiers, candidates]:
+        tied = list(_targets(corpus, document.path, data, tier)) if tier else []
+        if not tied:
+            continue
+        chosen = min(tied, key=lambda path: (len(path), path))
+        target = corpus.documents[chosen].data
+        matched = sum(bool(selected(query, target)) for query in queries)
+        found = ((chosen,), (matched, len(queries)))
+        if not queries or matched >= GUESS_COVERAGE * len(queries):
+            return found
+        if not fallback[0]:
+            fallback = found
+    return fallback
+
+
+# A release as `info.version` spells it when it is plainly one (`1.140.0`, `v2.3`, `1.2.0-rc1`);
+# anything else (`latest`, a date) is not compared.
+_DECLARED_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.-]+)?")
+
+
+def _declared_version(data: Any) -> str | None:
+    info = data.get("info") if isinstance(data, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    if isinstance(version, str) and _DECLARED_VERSION.fullmatch(version.strip()):
+        return version.strip()
+    return None
+
+
+def _same_release(named: str, declared: str) -> bool:
+    """Whether a file name's version and a declared one are the same release: the same major
+    and minor (`1.88` names `1.88.2`; `1.88` is not `1.140.0`)."""
+    first = _DECLARED_VERSION.fullmatch(named)
+    second = _DECLARED_VERSION.fullmatch(declared)
+    if first is None or second is None:
+        return True  # not both plainly versions: not a mismatch
+    return tuple(map(int, first.groups())) == tuple(map(int, second.groups()))
 
 
 # A release version in a file name: `1.2`, `1.2.3`, `v1.2.3` (a bare `v2` or `-5` is too often
