@@ -2,9 +2,9 @@
 
 What it does
     Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
-    against the OpenAPI document the overlay applies to, as the earlier actions left it: its `extends` when that names a
-    corpus file, else the document its targets' plain prefixes point into (`speclint
-    files` says which). A target that selects nothing is reported at the target, with where it
+    against the OpenAPI document the overlay applies to, as the earlier actions left it: its
+    `extends` when that names a corpus file, else the document its targets' plain prefixes
+    point into (`speclint files` says which). A target that selects nothing is reported at the target, with where it
     stops matching: the longest plain prefix that resolves (`$.paths`) and the members there
     closest to the one it names. A target that is no JSONPath is reported with the parser's
     reason. An overlay whose `extends` names a remote document, or one the repository does
@@ -53,10 +53,11 @@ Limitations
     An overlay with neither `extends` nor a target whose plain prefix resolves is not
     checked. Where it stops matching is said of the document as written, not as the earlier
     actions left it (a target an earlier action removed is reported, with the place it names
-    in the document). The legacy dialect is read where its reading is plain (members separated by dots,
-    a member running to the next `.` or `[`); a name with a dot in it is read as two. Without `extends`, the document is looked for in the
-    overlay's folder first, then the folders above it; of several its targets point into
-    equally, the one most of its targets select a node of, then the one of the plainest name.
+    in the document). The legacy dialect is read where its reading is plain (members
+    separated by dots, a member running to the next `.` or `[`); a name with a dot in it is
+    read as two. Without `extends`, the document is looked for in the overlay's folder first,
+    then the folders above it; of several its targets point into equally, the one most of its
+    targets select a node of, then the one of the plainest name.
 """
 
 from __future__ import annotations
