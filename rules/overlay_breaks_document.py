@@ -10,7 +10,10 @@ What it does
     whose selected nodes hold the error's place, or lie inside it (an error at `/paths/~1pets
     /get/responses` is the action's that removed `responses['200']`), with the error's place
     in the document related. The document is validated once, and once with all the actions
-    applied (when they change it), however many actions there are.
+    applied (when they change it), however many actions there are: of the overlaid one only
+    the path items and components the overlay changed, those that reference them, what these
+    reference and the operations sharing their operationIds (the whole when it references
+    other files).
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
