@@ -10,7 +10,10 @@ What it does
     whose selected nodes hold the error's place, or lie inside it (an error at `/paths/~1pets
     /get/responses` is the action's that removed `responses['200']`), with the error's place
     in the document related. The document is validated once, and once with all the actions
-    applied (when they change it), however many actions there are.
+    applied (when they change it), however many actions there are: of the overlaid one only
+    the path items and components the overlay changed, those that reference them, what these
+    reference and the operations sharing their operationIds (the whole when it references
+    other files).
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
@@ -63,10 +66,11 @@ from speclint.analyses.openapi_validation import openapi_findings
 from speclint.analyses.overlays import (
     Action,
     actions_of,
-    applied_action,
     applied_to,
+    overlaid,
+    pruned,
     schema_release,
-    step_pointer,
+    validation_scope,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
@@ -116,16 +120,27 @@ def _errors(corpus: Context, document: Document, data: Any | None = None) -> Err
 def _broken(
     corpus: Context, overlay: Document, actions: list[Action], document: Document, before: Errors
 ) -> Iterator[Finding]:
-    final = copy.deepcopy(document.data)
-    touched: list[tuple[Action, list[str]]] = []
-    for action in actions:
-        final, places = applied_action(final, action)
-        touched.append((action, [step_pointer(place) for place in places]))
+    result = overlaid(corpus, overlay, document.path)
+    final = result.data
     if final == document.data:
         return  # nothing changed (every target selects nothing, or only primitives): no error
-    new = {k: f for k, f in _errors(corpus, document, final).items() if k not in before}
+    scope = validation_scope(document.data, final)
+    if scope is None:
+        new = {k: f for k, f in _errors(corpus, document, final).items() if k not in before}
+    else:
+        # Only what the overlay changed and what depends on it (validation_scope): an error
+        # elsewhere is the document's own. What the whole document's errors do not explain is
+        # judged against the document cut the same way (what the cut itself causes cancels).
+        new = {
+            k: f
+            for k, f in _errors(corpus, document, pruned(final, scope)).items()
+            if k not in before
+        }
+        if new:
+            cut = _errors(corpus, document, pruned(document.data, scope))
+            new = {k: f for k, f in new.items() if k not in cut}
     for finding in new.values():
-        yield _finding(overlay, _blamed(touched, document, finding), document, finding)
+        yield _finding(overlay, _blamed(result.touched, document, finding), document, finding)
 
 
 def _blamed(touched: list[tuple[Action, list[str]]], document: Document, error: Finding) -> str:

@@ -2,16 +2,18 @@
 
 What it does
     Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
-    against the OpenAPI document the overlay applies to: its `extends` when that names a
-    corpus file, else the document its targets' plain prefixes point into (`speclint
-    files` says which). A target that selects nothing is reported at the target, with where it
+    against the OpenAPI document the overlay applies to, as the earlier actions left it: its
+    `extends` when that names a corpus file, else the document its targets' plain prefixes
+    point into (`speclint files` says which). A target that selects nothing is reported at the target, with where it
     stops matching: the longest plain prefix that resolves (`$.paths`) and the members there
     closest to the one it names. A target that is no JSONPath is reported with the parser's
     reason. An overlay whose `extends` names a remote document, or one the repository does
     not hold, is not checked, and the run says so among what it did not check. So is an overlay
     without `extends` whose guessed document matches fewer than half its targets (likely an
     archived overlay of another version of it), or whose file name names a version
-    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`).
+    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
+    is named for none and declares another release in `info.version` (`1.140.0`: major or
+    minor differ).
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
@@ -49,9 +51,13 @@ Options
 
 Limitations
     An overlay with neither `extends` nor a target whose plain prefix resolves is not
-    checked. The legacy dialect is read where its reading is plain (members separated by dots,
-    a member running to the next `.` or `[`); a name with a dot in it is read as two. Where the targets point into several documents equally, a target is reported
-    only when it selects nothing in any of them.
+    checked. Where it stops matching is said of the document as written, not as the earlier
+    actions left it (a target an earlier action removed is reported, with the place it names
+    in the document). The legacy dialect is read where its reading is plain (members
+    separated by dots, a member running to the next `.` or `[`); a name with a dot in it is
+    read as two. Without `extends`, the document is looked for in the overlay's folder first,
+    then the folders above it; of several its targets point into equally, the one most of its
+    targets select a node of, then the one of the plainest name.
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from speclint.analyses.overlays import (
     applied_to,
     near_names,
     nearest,
-    selected,
+    overlaid,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
@@ -99,7 +105,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             continue
         documents = [corpus.documents[path] for path in applied.paths]
         for action in actions:
-            yield from _judged(overlay, action, documents)
+            yield from _judged(corpus, overlay, action, documents)
 
 
 def _legacy_dialect(overlay: Document, legacy: list[Action]) -> Finding:
@@ -137,7 +143,9 @@ def _legacy_dialect(overlay: Document, legacy: list[Action]) -> Finding:
     )
 
 
-def _judged(overlay: Document, action: Action, documents: list[Document]) -> Iterator[Finding]:
+def _judged(
+    corpus: Context, overlay: Document, action: Action, documents: list[Document]
+) -> Iterator[Finding]:
     at = overlay.location(f"{action.pointer}/target")
     query = action.query  # in Speakeasy's legacy dialect: its reading (``_legacy_dialect``)
     if isinstance(query, str):
@@ -149,7 +157,14 @@ def _judged(overlay: Document, action: Action, documents: list[Document]) -> Ite
             key=f"{action.pointer}:syntax",
         )
         return
-    if any(selected(query, document.data) for document in documents):
+    # At its turn: the actions apply in order (Overlay 1.0.0 §4.4.3), so a target an earlier
+    # action creates matches, and one an earlier action removed does not.
+    if any(
+        places
+        for document in documents
+        for done, places in overlaid(corpus, overlay, document.path).touched
+        if done.pointer == action.pointer
+    ):
         return
     document = documents[0]
     prefix, pointer, node, missing = nearest(document.data, action.legacy or action.target)

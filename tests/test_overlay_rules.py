@@ -26,6 +26,7 @@ from speclint.analyses.overlays import (
     legacy_dialect,
     legacy_reading,
     overlay_validator,
+    validation_scope,
 )
 from speclint.common.findings import Severity
 from speclint.parsing.kinds import DocumentKind, classify
@@ -468,3 +469,257 @@ def test_an_overlay_without_actions_is_the_schema_s_not_a_crash(make_corpus: Mak
     assert run_rule(root, "overlay-breaks-document") == []
     [note] = run_rule(root, "overlay-target-unmatched")
     assert note.coverage == "overlay-target"
+
+
+# Which document a guess picks: nearest first, one of a tie
+
+
+OTHER_API = """openapi: 3.1.0
+info: {title: Shop, version: 1.0.0}
+paths:
+  /orders:
+    get:
+      responses:
+        "200": {description: The orders}
+components:
+  schemas:
+    Order: {type: object}
+"""
+
+
+def test_a_guess_prefers_a_matching_document_in_the_overlay_s_own_folder(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Another folder's document has `components.schemas` (deeper prefixes), the overlay's
+    # neighbour matches its targets: the neighbour is the one.
+    actions = [
+        "  - target: $.info.title\n    update: Renamed\n",
+        "  - target: $.components.schemas.Missing\n    update: {type: object}\n",
+    ]
+    root = make_corpus(
+        {
+            "shop/openapi.yaml": OTHER_API,
+            "pets/openapi.yaml": API,
+            "pets/overlay.yaml": overlay(*actions, extends=None),
+        }
+    )
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert "selects no node of pets/openapi.yaml" in finding.message
+
+
+def test_a_guess_falls_back_to_a_farther_document_when_none_nearby_matches(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = ["  - target: $.paths['/orders'].get\n    update: {summary: s}\n"] * 2
+    actions.append("  - target: $.paths['/order'].get\n    update: {summary: s}\n")
+    root = make_corpus(
+        {
+            "shop/openapi.yaml": OTHER_API,
+            "pets/openapi.yaml": API,
+            "pets/overlay.yaml": overlay(*actions, extends=None),
+        }
+    )
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert "selects no node of shop/openapi.yaml" in finding.message
+
+
+def test_a_guess_between_tied_documents_picks_one_and_reports_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Two copies of one document in one folder: the action breaks both; one finding, on the
+    # copy of the plainest name.
+    broken = "  - target: $.paths['/pets'].get.responses\n    update: {'200': {description: [x]}}\n"
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "openapi-copy.yaml": API,
+            "overlay.yaml": overlay(broken, extends=None),
+        }
+    )
+    found = run_rule(root, "overlay-breaks-document")
+    assert found
+    assert {f.message.split(" invalid")[0] for f in found} == {
+        "applying this action makes openapi.yaml"
+    }
+    assert len({f.key for f in found}) == len(found)
+
+
+def test_an_overlay_named_for_a_release_the_unnamed_document_does_not_declare_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    actions = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
+    api = API.replace("version: 1.0.0", "version: 1.14.0")
+    root = make_corpus({"api.yaml": api, "fixes-overlay-1.8.yaml": overlay(actions, extends=None)})
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"
+    assert "declares `info.version: 1.14.0`" in note.message
+    assert run_rule(root, "overlay-breaks-document") == []
+
+
+def test_an_overlay_named_for_the_release_the_unnamed_document_declares_is_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Same major and minor (a patch release apart), or a declared version that is no release
+    # (`latest`): checked.
+    actions = "".join(
+        f"  - target: $.paths['{path}'].get\n    update: {{summary: s}}\n"
+        for path in ("/pets", "/pets/{petId}", "/pet")
+    )
+    for declared in ("1.14.2", "latest"):
+        api = API.replace("version: 1.0.0", f"version: {declared}")
+        root = make_corpus(
+            {"api.yaml": api, "fixes-overlay-1.14.yaml": overlay(actions, extends=None)}
+        )
+        [finding] = run_rule(root, "overlay-target-unmatched")
+        assert finding.coverage is None, declared
+        assert "selects no node of api.yaml" in finding.message
+
+
+# Only what an overlay changed is validated (validation_scope)
+
+
+MANY = (
+    """openapi: 3.1.0
+info: {title: Zoo, version: 1.0.0}
+paths:
+"""
+    + "".join(
+        f"""  /animals{i}:
+    get:
+      operationId: list{i}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Animal{i % 2}'}}
+"""
+        for i in range(8)
+    )
+    + """components:
+  schemas:
+    Animal0: {type: object}
+    Animal1: {type: object}
+    Unused: {type: string}
+"""
+)
+
+
+def test_an_overlaid_document_is_validated_only_where_the_overlay_changed_it(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": MANY,
+            "overlay.yaml": overlay(
+                "  - target: $.paths['/animals3'].get\n    update: {summary: s}\n"
+            ),
+        }
+    )
+    seen: list[list[str]] = []
+    validate = overlay_breaks_document.openapi_findings
+
+    def counted(corpus: Context, document: Any) -> Any:
+        seen.append(sorted(document.data["paths"]))
+        return validate(corpus, document)
+
+    monkeypatch.setattr(overlay_breaks_document, "openapi_findings", counted)
+    assert run_rule(root, "overlay-breaks-document") == []
+    whole, overlaid = seen
+    assert len(whole) == 8
+    assert overlaid == ["/animals3"]
+
+
+def test_a_changed_component_breaks_the_unchanged_path_that_references_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The path parameter is declared in a component: made a query parameter, the path's
+    # template is left unresolved, at the path, which the overlay did not touch.
+    api = MANY.replace(
+        "  /animals3:\n    get:\n",
+        "  /animals3/{id}:\n    get:\n      parameters: [$ref: '#/components/parameters/Id']\n",
+    ).replace(
+        "components:\n",
+        "components:\n  parameters:\n"
+        "    Id: {name: id, in: path, required: true, schema: {type: string}}\n",
+    )
+    root = make_corpus(
+        {
+            "openapi.yaml": api,
+            "overlay.yaml": overlay(
+                "  - target: $.components.parameters.Id\n    update: {in: query, required: false}\n"
+            ),
+        }
+    )
+    [finding] = run_rule(root, "overlay-breaks-document")
+    assert "was not resolved" in finding.message
+    assert finding.related[0].pointer == "/paths/~1animals3~1{id}/get"
+
+
+def test_an_operation_id_made_a_duplicate_of_an_unchanged_operation_s_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": MANY,
+            "overlay.yaml": overlay(
+                "  - target: $.paths['/animals5'].get\n    update: {operationId: list2}\n"
+            ),
+        }
+    )
+    found = run_rule(root, "overlay-breaks-document")
+    assert any("list2" in f.message and "unique" in f.message for f in found), found
+
+
+def test_a_reference_to_another_file_validates_the_overlaid_document_whole() -> None:
+    before = {"openapi": "3.1.0", "paths": {"/a": {"$ref": "other.yaml#/a"}, "/b": {}}}
+    after = {**before, "paths": {**before["paths"], "/b": {"summary": "s"}}}
+    assert validation_scope(before, after) is None
+    local = {"openapi": "3.1.0", "paths": {f"/p{i}": {} for i in range(9)}}
+    changed = {**local, "paths": {**local["paths"], "/p0": {"summary": "s"}}}
+    assert validation_scope(local, changed) == frozenset({("openapi",), ("paths", "/p0")})
+
+
+def test_a_guess_between_tied_documents_prefers_the_one_most_targets_select(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Both documents have `paths` (the plain prefix of a wildcard target); the variant with the
+    # header is the one the overlay is written for, though its name is not the plainest.
+    header = API.replace(
+        '"200": {description: A pet}',
+        '"200": {description: A pet, headers: {X-Version: {schema: {type: string}}}}',
+    )
+    actions = [
+        "  - target: $.paths.*.get.responses.*.headers['X-Version'].schema\n"
+        "    update: {const: v1}\n",
+        "  - target: $.paths.*.get.responses.*.headers['X-Trace'].schema\n    update: {const: t}\n",
+    ]
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "openapi-header.yaml": header,
+            "overlay-header.yaml": overlay(*actions, extends=None),
+        }
+    )
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.pointer == "/actions/1/target"
+    assert "selects no node of openapi-header.yaml" in finding.message
+
+
+def test_a_target_an_earlier_action_creates_is_matched(make_corpus: MakeCorpus) -> None:
+    actions = [
+        "  - target: $.paths\n    update: {/toys: {}}\n",
+        "  - target: $.paths['/toys']\n    update: {summary: Toys}\n",
+    ]
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions)})
+    assert run_rule(root, "overlay-target-unmatched") == []
+
+
+def test_a_target_an_earlier_action_removed_is_unmatched(make_corpus: MakeCorpus) -> None:
+    actions = [
+        "  - target: $.paths['/pets']\n    remove: true\n",
+        "  - target: $.paths['/pets'].get\n    update: {summary: s}\n",
+    ]
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions)})
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.pointer == "/actions/1/target"

@@ -184,12 +184,14 @@ GUESS_COVERAGE = 0.5
 
 
 def _guessed(corpus: Corpus, document: Document) -> Applied:
-    """The documents an overlay without ``extends`` applies to: those its targets' plain
+    """The document an overlay without ``extends`` applies to: one its targets' plain
     prefixes resolve deepest in. When its file name names a version (``fixes-1.109.0.yaml``),
     the document named for that version (``api-1.109.0.yaml``), taken as if ``extends`` named
     it; else one named for no version, never one named for another. A guessed document must
     match most of the overlay's targets (else the overlay is likely for another version of
-    it: not checked)."""
+    it: not checked), and is looked for nearest first (:func:`_nearest`); of several that tie,
+    the one that most targets select a node of, then the one of the plainest name (shortest
+    path, then first by path): one document, so a defect is reported once, not once per copy."""
     data = document.data
     apis = _apis(corpus)
     named = _file_versions(document.path)
@@ -198,11 +200,11 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         # version (`api-1.109.0.yaml`), not for another one named for its own.
         same = [api for api in apis if _same_version(named, _file_versions(api.path))]
         unnamed = [api for api in apis if not _file_versions(api.path)]
-        paths = tuple(_targets(corpus, document.path, data, same))
+        paths, _ = _nearest(corpus, document, same)
         if paths:
             # Named for one version both: no guess, as good as an `extends`.
             return Applied(paths)
-        paths = tuple(_targets(corpus, document.path, data, unnamed))
+        paths, coverage = _nearest(corpus, document, unnamed)
         if not paths:
             others = tuple(_targets(corpus, document.path, data, apis))
             if others:
@@ -212,22 +214,93 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
                     f"and the documents its targets point into are named for another "
                     f"({', '.join(others)}): not checked",
                 )
+        else:
+            declared = _declared_version(corpus.documents[paths[0]].data)
+            if declared is not None and not any(_same_release(v, declared) for v in named):
+                # Archived overlays of older releases beside a document named for none, which
+                # declares its release in `info.version` (OpenAPI 3.1 §4.8.2): the same
+                # mismatch as two file names naming different versions.
+                return Applied(
+                    (),
+                    f"it has no `extends`, its file name names version {', '.join(named)}, "
+                    f"and the document its targets point into ({paths[0]}) declares "
+                    f"`info.version: {declared}`: likely an overlay of another release of it, "
+                    "not checked",
+                )
     else:
-        paths = tuple(_targets(corpus, document.path, data, apis))
+        paths, coverage = _nearest(corpus, document, apis)
     if not paths:
         return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
-    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
-    matched = sum(
-        any(selected(query, corpus.documents[path].data) for path in paths) for query in queries
-    )
-    if queries and matched < GUESS_COVERAGE * len(queries):
+    matched, total = coverage
+    if total and matched < GUESS_COVERAGE * total:
         return Applied(
             (),
             f"it has no `extends`, and no document of the repository matches most of its "
-            f"targets ({matched} of {len(queries)} select a node of {', '.join(paths)}; it is "
+            f"targets ({matched} of {total} select a node of {', '.join(paths)}; it is "
             "likely for another version of it): not checked",
         )
     return Applied(paths)
+
+
+def _nearest(
+    corpus: Corpus, document: Document, candidates: list[Document]
+) -> tuple[tuple[str, ...], tuple[int, int]]:
+    """The one document of ``candidates`` an overlay's targets point into deepest, looked for
+    in the overlay's folder first, then in each folder above it, nearest first: the first
+    that matches most of its targets (:data:`GUESS_COVERAGE`) is the one. Only when none
+    nearby does, the whole corpus (a farther document is a copy or a test fixture of another
+    tool as often as it is the overlay's). With how many of its targets' queries select a
+    node of it, of how many."""
+    data = document.data
+    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
+    folder = posixpath.dirname(document.path)
+    ancestors = []
+    while True:
+        ancestors.append(folder)
+        if not folder:
+            break
+        folder = posixpath.dirname(folder)
+    tiers = [[c for c in candidates if posixpath.dirname(c.path) == f] for f in ancestors]
+    fallback: tuple[tuple[str, ...], tuple[int, int]] = ((), (0, len(queries)))
+    for tier in [*tiers, candidates]:
+        tied = list(_targets(corpus, document.path, data, tier)) if tier else []
+        if not tied:
+            continue
+        # Of documents its prefixes point into equally, the one most of its targets select a
+        # node of (`overlay-version-header.yaml` beside its `openapi-version-header.yaml`), then
+        # the plainest name (a copy is named for what it adds: `openapi-copy.yaml`).
+        score = {path: sum(selects(corpus, query, path) for query in queries) for path in tied}
+        chosen = min(tied, key=lambda path: (-score[path], len(path), path))
+        matched = score[chosen]
+        found = ((chosen,), (matched, len(queries)))
+        if not queries or matched >= GUESS_COVERAGE * len(queries):
+            return found
+        if not fallback[0]:
+            fallback = found
+    return fallback
+
+
+# A release as `info.version` spells it when it is plainly one (`1.140.0`, `v2.3`, `1.2.0-rc1`);
+# anything else (`latest`, a date) is not compared.
+_DECLARED_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.-]+)?")
+
+
+def _declared_version(data: Any) -> str | None:
+    info = data.get("info") if isinstance(data, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    if isinstance(version, str) and _DECLARED_VERSION.fullmatch(version.strip()):
+        return version.strip()
+    return None
+
+
+def _same_release(named: str, declared: str) -> bool:
+    """Whether a file name's version and a declared one are the same release: the same major
+    and minor (`1.88` names `1.88.2`; `1.88` is not `1.140.0`)."""
+    first = _DECLARED_VERSION.fullmatch(named)
+    second = _DECLARED_VERSION.fullmatch(declared)
+    if first is None or second is None:
+        return True  # not both plainly versions: not a mismatch
+    return tuple(map(int, first.groups())) == tuple(map(int, second.groups()))
 
 
 # A release version in a file name: `1.2`, `1.2.3`, `v1.2.3` (a bare `v2` or `-5` is too often
@@ -383,6 +456,7 @@ def _bracket_end(text: str, at: int) -> int | None:
     return None
 
 
+@cache  # an overlay's targets are read by each rule and for each document guessed: once
 def compiled(target: str) -> jsonpath_rfc9535.JSONPathQuery | str:
     """The JSONPath query of a target (RFC 9535), or why it is none (its syntax error)."""
     try:
@@ -403,6 +477,16 @@ def selected(query: jsonpath_rfc9535.JSONPathQuery, data: Any) -> list[Step]:
         return [tuple(node.location) for node in query.finditer(data)]
     except (jsonpath_rfc9535.JSONPathError, RecursionError, TypeError, ValueError):
         return []
+
+
+def selects(corpus: Corpus, query: jsonpath_rfc9535.JSONPathQuery, path: str) -> bool:
+    """Whether ``query`` selects a node of the corpus document ``path``: evaluated once per run
+    (the guess of an overlay's document and ``overlay-target-unmatched`` both ask)."""
+    memo: dict[tuple[str, str], bool] = corpus.memo.setdefault("overlays:selects", {})
+    key = (str(query), path)
+    if key not in memo:
+        memo[key] = bool(selected(query, corpus.documents[path].data))
+    return memo[key]
 
 
 def nearest(data: Any, target: str) -> tuple[str, str, Any, str | None]:
@@ -505,3 +589,167 @@ def step_pointer(place: Step) -> str:
     for step in place:
         pointer = join_pointer(pointer, step)
     return pointer
+
+
+# What `overlay-breaks-document` validates of an overlaid document: the parts an overlay changed
+# and what they depend on, not the whole document (issue 49: an overlay of a large document that
+# edits a few descriptions would otherwise cost a full validation each).
+
+Unit = tuple[str, ...]
+
+
+def _units(data: dict[Any, Any]) -> dict[Unit, Any]:
+    """A document's parts that are validated on their own: each path item and webhook, each
+    component, each other member of the root (OpenAPI 3.1 §4.8.1, §4.8.7)."""
+    found: dict[Unit, Any] = {}
+    for name, value in data.items():
+        if name in ("paths", "webhooks") and isinstance(value, dict):
+            for route, item in value.items():
+                found[(str(name), str(route))] = item
+        elif name == "components" and isinstance(value, dict):
+            for kind, members in value.items():
+                if isinstance(members, dict):
+                    for member, item in members.items():
+                        found[(str(name), str(kind), str(member))] = item
+                else:
+                    found[(str(name), str(kind))] = members
+        else:
+            found[(str(name),)] = value
+    return found
+
+
+class _Unscoped(Exception):
+    """A reference a scope cannot follow (to another file, by `$id` or anchor)."""
+
+
+def _depends(node: Any, units: dict[Unit, Any], found: set[Unit]) -> set[Unit]:
+    """The units ``node`` points to: every string that is a local JSON pointer (a `$ref`, a
+    discriminator's mapping, a link's `operationRef`: over-approximated, never missed)."""
+    if isinstance(node, dict):
+        for name, value in node.items():
+            local = isinstance(value, str) and value.startswith("#/")
+            if name in ("$ref", "$dynamicRef") and isinstance(value, str) and not local:
+                raise _Unscoped(value)
+            _depends(value, units, found)
+    elif isinstance(node, list):
+        for value in node:
+            _depends(value, units, found)
+    elif isinstance(node, str) and node.startswith("#/"):
+        tokens = [
+            t.replace("~1", "/").replace("~0", "~") for t in node[2:].split("#")[0].split("/")
+        ]
+        for size in (3, 2, 1):
+            if tuple(tokens[:size]) in units:
+                found.add(tuple(tokens[:size]))
+                break
+    return found
+
+
+def _operation_ids(item: Any) -> set[str]:
+    if not isinstance(item, dict):
+        return set()
+    return {
+        str(op["operationId"])
+        for op in item.values()
+        if isinstance(op, dict) and isinstance(op.get("operationId"), str)
+    }
+
+
+# Past this share of the document's units, validating the whole document costs no more.
+SCOPE_SHARE = 0.6
+
+
+def validation_scope(before: Any, after: Any) -> frozenset[Unit] | None:
+    """The units of a document whose validation an overlay can change (``before`` -> ``after``),
+    or None: validate it whole. An error is placed at a unit and depends on the unit and what
+    it references (`$ref`s, resolved by the validator): the units that changed, those that
+    reference them (at any depth: a removed schema breaks its users' `$ref`s), every unit
+    these reference (so that each resolves), and every path item declaring an operationId one
+    of them declares (uniqueness, OpenAPI 3.1 §4.8.10, is the one check across path items).
+    Whole when a reference leaves the document (a file, an `$id`, an anchor: what refers back
+    into it is not known) or the scope is most of it."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return None
+    old, new = _units(before), _units(after)
+    every = {**old, **new}
+    refs: dict[Unit, set[Unit]] = {}
+    try:
+        # Both versions' references: a unit's may differ before and after.
+        for units in (old, new):
+            for unit, value in units.items():
+                refs[unit] = _depends(value, every, refs.get(unit, set()))
+    except _Unscoped:
+        return None
+    changed = {unit for unit in every if old.get(unit, _MISSING) != new.get(unit, _MISSING)}
+    scope = set(changed)
+    referrers: dict[Unit, set[Unit]] = {}
+    for unit, targets in refs.items():
+        for target in targets:
+            referrers.setdefault(target, set()).add(unit)
+    todo = list(scope)
+    while todo:
+        for referrer in referrers.get(todo.pop(), ()):
+            if referrer not in scope:
+                scope.add(referrer)
+                todo.append(referrer)
+    ids = {i for unit in scope if unit[0] == "paths" for i in _operation_ids(old.get(unit))}
+    ids |= {i for unit in scope if unit[0] == "paths" for i in _operation_ids(new.get(unit))}
+    if ids:
+        scope |= {u for u, item in every.items() if _operation_ids(item) & ids}
+    todo = list(scope)
+    while todo:
+        for target in refs.get(todo.pop(), ()):
+            if target not in scope:
+                scope.add(target)
+                todo.append(target)
+    scope |= {unit for unit in every if len(unit) == 1}  # the root's own members
+    if len(scope) > SCOPE_SHARE * len(every):
+        return None
+    return frozenset(scope)
+
+
+_MISSING = object()
+
+
+def pruned(data: dict[Any, Any], scope: frozenset[Unit]) -> dict[Any, Any]:
+    """``data`` with only the units of ``scope``, each at its own place (so every pointer into
+    what is kept is the same), the containers (`paths`, `components`) kept even when empty."""
+    out: dict[Any, Any] = {}
+    for name, value in data.items():
+        if name in ("paths", "webhooks") and isinstance(value, dict):
+            out[name] = {k: v for k, v in value.items() if (str(name), str(k)) in scope}
+        elif name == "components" and isinstance(value, dict):
+            kept: dict[Any, Any] = {}
+            for kind, members in value.items():
+                if isinstance(members, dict):
+                    kept[kind] = {
+                        k: v for k, v in members.items() if (str(name), str(kind), str(k)) in scope
+                    }
+                elif (str(name), str(kind)) in scope:
+                    kept[kind] = members
+            out[name] = kept
+        else:
+            out[name] = value
+    return out
+
+
+@dataclass
+class Overlaid:
+    """A document after an overlay's actions, with each action and the JSON pointers of the
+    nodes it selected (before it changed them)."""
+
+    data: Any
+    touched: list[tuple[Action, list[str]]]
+
+
+def overlaid(corpus: Corpus, overlay: Document, path: str) -> Overlaid:
+    """The corpus document ``path`` after ``overlay``'s actions, applied once per run (memo)."""
+    memo: dict[tuple[str, str], Overlaid] = corpus.memo.setdefault("overlays:overlaid", {})
+    if (overlay.path, path) not in memo:
+        final = copy.deepcopy(corpus.documents[path].data)
+        touched: list[tuple[Action, list[str]]] = []
+        for action in actions_of(overlay.data):
+            final, places = applied_action(final, action)
+            touched.append((action, [step_pointer(place) for place in places]))
+        memo[(overlay.path, path)] = Overlaid(final, touched)
+    return memo[(overlay.path, path)]
