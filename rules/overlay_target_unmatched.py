@@ -172,13 +172,13 @@ def _judged(
         near = near_names(missing, node)
         where = f"`{prefix}` has no member `{missing}`"
         if near:
-            fix = f"did you mean {' or '.join(f'`{n}`' for n in near)}? Correct the target"
+            fix = f"correct the target (did you mean {' or '.join(f'`{n}`' for n in near)}?)"
         elif isinstance(node, dict) and node:
             names = [str(n) for n in node]
             shown = ", ".join(f"`{n}`" for n in names[:8]) + (", …" if len(names) > 8 else "")
-            fix = f"its members are {shown}; correct the target"
+            fix = f"correct the target (its members are {shown})"
         else:
-            fix = f"`{prefix}` is no object with members; correct the target"
+            fix = f"correct the target (`{prefix}` is no object with members)"
     else:
         where = f"`{prefix}` resolves, and what the target selects from it is nothing"
         fix = "correct the filter or selector after it"
@@ -187,7 +187,7 @@ def _judged(
     yield Finding(
         ID,
         SEVERITY,
-        headed(f"{head}: {where}", f" ({fix})", head),
+        headed(f"{head}: {where}", f"; {fix}", head),
         at,
         related=(document.location(pointer, note="where it stops"),),
         key=f"{action.pointer}:unmatched:{action.target}",

@@ -706,7 +706,7 @@ class _Judge:
         fix = (
             f"; did you mean `#{prefix}/{meant[0]}`?"
             if meant
-            else f"; the schema there has {_listed(properties)}"
+            else f"; read a member the schema has there: {_listed(properties)}"
             if properties
             else "; point into the response schema"
         )

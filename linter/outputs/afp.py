@@ -48,7 +48,7 @@ ID_PATTERN = re.compile(r"^[a-z0-9._-]{8,128}$")
 _OWN_ID = re.compile(r"^(?P<rule>[a-z0-9-]+)\.(?P<digest>[0-9a-f]{16})$")
 # Where a message turns from what is wrong to what to do: "...: add the field ...".
 _FIX_START = re.compile(
-    r"(?:[:;.]\s+|,\s+(?=either\b))(?P<fix>(?:either\s+)?(?:add|fix|remove|drop|make|keep|give|"
+    r"(?:[:;.]\s+|,\s+(?=either\b))(?P<fix>(?:either\s+)?(?:did\s+you\s+mean|add|fix|remove|drop|make|keep|give|"
     r"correct|declare|use|replace|close|open|move|rename|name|write|list|document|bind|split|"
     r"change|point|quote|admit|restore|define|set|delete|merge|reference|align|check|decide|vendor|map)\b.*)$",
     re.IGNORECASE | re.DOTALL,
