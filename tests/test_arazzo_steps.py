@@ -252,6 +252,69 @@ def test_a_misspelt_parameter_and_a_component_parameter_are_checked(
     assert "`page`" in findings[1].message and "`X-Trace-Id` (header)" in findings[1].message
 
 
+# The pet store with security: a bearer scheme for the whole API, an API key in the query for
+# `listPets`, and `getPet` open to all (`security: []`).
+SECURED = (
+    PETS.replace(
+        "      operationId: listPets\n",
+        "      operationId: listPets\n      security: [{key: []}]\n",
+    )
+    .replace("      operationId: getPet\n", "      operationId: getPet\n      security: []\n")
+    .replace(
+        "components:\n",
+        "security: [{token: []}]\ncomponents:\n  securitySchemes:\n"
+        "    token: {type: http, scheme: bearer}\n"
+        "    key: {type: apiKey, in: query, name: api_key}\n",
+    )
+)
+
+
+def test_credential_parameters_a_security_scheme_of_the_operation_supplies_are_known(
+    make_corpus: MakeCorpus,
+) -> None:
+    """OpenAPI describes credentials by security schemes, not parameters (it ignores a header
+    parameter named `Authorization`): a step passing the one its operation's scheme names
+    (the document's bearer `Authorization`, an operation's API key in the query) passes; the
+    same header for an operation that uses no scheme, or a gateway header no scheme names, is
+    reported, with declaring the scheme as the fix."""
+    steps = (
+        "      - stepId: add\n        operationId: addPet\n        parameters:\n"
+        "          - {name: authorization, in: header, value: 'Bearer {$inputs.token}'}\n"
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: api_key, in: query, value: $inputs.key}\n"
+        "          - {name: Authorization, in: header, value: $inputs.token}\n"
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: petId, in: path, value: $inputs.id}\n"
+        "          - {name: Authorization, in: header, value: $inputs.token}\n"
+        "          - {name: X-Gateway-Key, in: header, value: $inputs.key}\n"
+    )
+    root = make_corpus({"api/pets.yaml": SECURED, "flows/main.arazzo.yaml": HEAD + steps})
+    findings = run_rule(root, "arazzo-unknown-parameter")
+    assert [f.location.pointer for f in findings] == [
+        "/workflows/0/steps/1/parameters/1",  # listPets uses the API key only
+        "/workflows/0/steps/2/parameters/1",  # getPet uses none
+        "/workflows/0/steps/2/parameters/2",
+    ]
+    assert "declare it in api/pets.yaml as a security scheme" in findings[2].message
+    assert "`type: apiKey, in: header, name: X-Gateway-Key`" in findings[2].message
+
+
+def test_a_swagger_2_api_key_header_is_a_known_credential(make_corpus: MakeCorpus) -> None:
+    swagger = (
+        "swagger: '2.0'\ninfo: {title: Pets, version: 1.0.0}\n"
+        "securityDefinitions:\n  gateway: {type: apiKey, in: header, name: X-Api-Key}\n"
+        "security: [{gateway: []}]\n"
+        "paths:\n  /pets:\n    get:\n      operationId: listPets\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    steps = (
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: x-api-key, in: header, value: $inputs.key}\n"
+    )
+    root = make_corpus({"api/pets.yaml": swagger, "flows/main.arazzo.yaml": HEAD + steps})
+    assert run_rule(root, "arazzo-unknown-parameter") == []
+
+
 def test_a_parameter_of_a_workflow_step_is_one_of_its_inputs(make_corpus: MakeCorpus) -> None:
     steps = (
         "      - stepId: call\n        workflowId: sub\n        parameters:\n"

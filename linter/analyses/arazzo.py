@@ -488,6 +488,54 @@ def operation_parameters(operation: Operation) -> tuple[list[DeclaredParameter],
     return list(found.values()), whole
 
 
+@dataclass(frozen=True)
+class Credential:
+    """A parameter a security scheme of an operation supplies: the header, query parameter or
+    cookie a client sends its credential in, which OpenAPI describes by the scheme and not as a
+    parameter (OpenAPI 3.1 §4.8.12.1: a header parameter named `Authorization` is ignored)."""
+
+    name: str
+    in_: str  # "header" | "query" | "cookie"
+    scheme: str  # the security scheme's name
+    pointer: str  # where the scheme is declared
+
+
+def operation_credentials(operation: Operation) -> list[Credential]:
+    """The credentials the security requirements of ``operation`` name (OpenAPI 3.1 §4.8.10
+    `security`: its own, else the document's; Swagger 2.0 alike): `Authorization` for an `http`
+    (bearer, basic, ...), `oauth2` or `openIdConnect` scheme (3.x; Swagger 2.0's `basic` and
+    `oauth2`), the `name` of an `apiKey` scheme where its `in` says. A scheme given by a local
+    ``$ref`` is followed; one that names nothing supplies nothing."""
+    data = operation.document.data
+    if not isinstance(data, dict):
+        return []
+    own = _at(data, operation.pointer).get("security")
+    requirements = own if isinstance(own, list) else data.get("security")
+    components = data.get("components")
+    schemes, holder = (
+        (components.get("securitySchemes"), "/components/securitySchemes")
+        if isinstance(components, dict) and "securitySchemes" in components
+        else (data.get("securityDefinitions"), "/securityDefinitions")
+    )
+    if not isinstance(requirements, list) or not isinstance(schemes, dict):
+        return []
+    found: list[Credential] = []
+    named = {str(n) for r in requirements if isinstance(r, dict) for n in r}
+    for name in sorted(named):
+        at, scheme = follow_local(data, schemes.get(name), join_pointer(holder, name))
+        if not isinstance(scheme, dict):
+            continue
+        kind = scheme.get("type")
+        if kind in ("http", "basic", "oauth2", "openIdConnect"):
+            # RFC 9110 §11.6.2: the credentials of these schemes go in `Authorization`.
+            found.append(Credential("Authorization", "header", name, at))
+        elif kind == "apiKey":
+            key, where = scheme.get("name"), scheme.get("in")
+            if isinstance(key, str) and where in ("header", "query", "cookie"):
+                found.append(Credential(key, str(where), name, at))
+    return found
+
+
 def request_body(operation: Operation) -> tuple[str, Any]:
     """The operation's Request Body Object as written (a local ``$ref`` followed) and its
     pointer; None when it has none or it is in another file."""
