@@ -13,6 +13,9 @@ What it does
     RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
     OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
     qualified). A source description name the document does not declare is reported here too.
+    Redocly's shorthand `<source>.<operationId>` (`pets.getPet`), which Arazzo 1.0 does not
+    define, is a warning that says how to write it (`$sourceDescriptions.pets.getPet`) when the
+    source has that operation; the step is checked against it.
 
 Why is this bad?
     A runner cannot call an operation the API does not have: the workflow fails at that step,
@@ -53,7 +56,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import AMBIGUOUS, UNRESOLVED, StepBinding, step_bindings
+from speclint.analyses.arazzo import (
+    AMBIGUOUS,
+    RESOLVED,
+    UNRESOLVED,
+    StepBinding,
+    step_bindings,
+)
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations
 from speclint.common.findings import Finding, Location, Severity, headed
@@ -66,12 +75,28 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for binding in step_bindings(corpus):
-        if binding.status not in (UNRESOLVED, AMBIGUOUS):
-            continue
         document = corpus.documents[binding.arazzo.path]
         step = binding.step
         where = document.location(f"{step.pointer}/{binding.field}")
         head = f"step `{step.step_id}`: {binding.field} `{binding.written}`"
+        if binding.status == RESOLVED and binding.standard and binding.operation is not None:
+            operation = binding.operation
+            yield Finding(
+                ID,
+                Severity.WARNING,
+                headed(
+                    f"{head} is not Arazzo 1.0: it names {operation.label} of "
+                    f"{operation.document.path} the way Redocly's runner reads it",
+                    f"; write `{binding.standard}` (Arazzo 1.0.1 §4.6.5), which every Arazzo "
+                    "tool reads",
+                ),
+                where,
+                related=(operation.document.location(operation.pointer, note=operation.label),),
+                key=f"{step.pointer}:shorthand",
+            )
+            continue
+        if binding.status not in (UNRESOLVED, AMBIGUOUS):
+            continue
         if binding.status == AMBIGUOUS:
             yield Finding(
                 ID,

@@ -97,7 +97,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                     coverage="arazzo-source-not-read",
                 )
             elif resolved.status == MISSING:
-                meant = near_source_paths(corpus, resolved.path)
+                meant = near_source_paths(corpus, resolved.path, source.type, arazzo.path)
                 fix = (
                     f"; did you mean {' or '.join(f'`{m}`' for m in meant)}? Write the URL "
                     "relative to this file's folder"

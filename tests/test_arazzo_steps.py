@@ -92,6 +92,25 @@ def test_a_source_naming_no_file_names_the_document_meant(make_corpus: MakeCorpu
     assert run_rule(root, "arazzo-unresolved-operation") == []
 
 
+def test_a_missing_openapi_source_is_never_matched_to_an_arazzo_file_or_itself(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A close spelling of the missing file's name is suggested only among documents of the
+    source's type: not the Arazzo document naming it (`pet-coupons.yaml` for
+    `pet-coupons.openapi.yaml`), nor another workflow, for an `openapi` source."""
+    head = HEAD.replace("../api/pets.yaml", "./pet-coupons.openapi.yaml")
+    flow = head + "      - {stepId: find, operationId: getPet}\n"
+    files: dict[str, str | bytes] = {
+        "flows/pet-coupons.yaml": flow,
+        "flows/pet-coupon.yaml": flow,
+    }
+    (finding, _) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert "did you mean" not in finding.message and finding.related == ()
+    files["flows/pet-coupons.openapi.yml"] = PETS
+    findings = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert {r.path for f in findings for r in f.related} == {"flows/pet-coupons.openapi.yml"}
+
+
 def test_a_source_naming_a_file_that_is_no_api_document(make_corpus: MakeCorpus) -> None:
     files = flows("      - {stepId: find, operationId: getPet}\n")
     files["api/pets.yaml"] = "name: not an API\n"
@@ -135,6 +154,33 @@ def test_a_qualified_operation_id_resolves_in_its_source(make_corpus: MakeCorpus
     first = step_bindings(Context.load(root))[0]
     assert first.operation is not None and first.operation.label == "POST /pets"
     assert first.evidence == "operationId `addPet` of api/pets.yaml"
+
+
+def test_redoclys_source_dot_operation_id_shorthand_is_a_warning_saying_how_to_write_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`pets.getPet` is Redocly Respect's shorthand for `$sourceDescriptions.pets.getPet`, not
+    Arazzo 1.0: bound to the operation (its parameters still checked), a warning with the
+    standard form, not "no such operation"; a prefix naming no source, or an operation the
+    source lacks, is still unresolved."""
+    steps = (
+        "      - stepId: find\n        operationId: pets.getPet\n        parameters:\n"
+        "          - {name: petid, in: path, value: 1}\n"
+        "      - {stepId: b, operationId: pets.getPets}\n"
+        "      - {stepId: c, operationId: shop.getPet}\n"
+    )
+    root = make_corpus(flows(steps))
+    findings = run_rule(root, "arazzo-unresolved-operation")
+    assert [(f.location.pointer, f.severity.name) for f in findings] == [
+        ("/workflows/0/steps/0/operationId", "WARNING"),
+        ("/workflows/0/steps/1/operationId", "ERROR"),
+        ("/workflows/0/steps/2/operationId", "ERROR"),
+    ]
+    assert "is not Arazzo 1.0" in findings[0].message
+    assert "write `$sourceDescriptions.pets.getPet`" in findings[0].message
+    assert [(r.path, r.line) for r in findings[0].related] == [("api/pets.yaml", 21)]
+    (unknown,) = run_rule(root, "arazzo-unknown-parameter")
+    assert unknown.location.pointer == "/workflows/0/steps/0/parameters/0"
 
 
 def test_a_bare_operation_id_two_sources_hold_is_ambiguous(make_corpus: MakeCorpus) -> None:

@@ -23,7 +23,7 @@ import difflib
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -31,6 +31,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import HTTP_METHODS, Operation, api_operations
 from speclint.model.arazzo import (
     ARAZZO_SOURCE,
+    OPENAPI_SOURCE,
     ArazzoDocument,
     SourceDescription,
     Step,
@@ -116,10 +117,18 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
     return ResolvedSource(source, FOUND, named, document)
 
 
-def near_source_paths(corpus: Context, named: str) -> list[str]:
-    """The corpus's OpenAPI and Arazzo documents ``named`` may have meant: the same name in
-    another letter case or folder, else a close spelling (difflib)."""
-    paths = [d.path for d in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ARAZZO)]
+def near_source_paths(
+    corpus: Context, named: str, source_type: str = "", referrer: str = ""
+) -> list[str]:
+    """The corpus's documents ``named`` may have meant: the same name in another letter case or
+    folder, else a close spelling (difflib). Of the kind the source's ``source_type`` says
+    (`openapi`, `arazzo`; either when another or none), never the Arazzo document
+    ``referrer`` that names it (a workflow does not call itself as its API)."""
+    kinds = {
+        OPENAPI_SOURCE: (DocumentKind.OPENAPI,),
+        ARAZZO_SOURCE: (DocumentKind.ARAZZO,),
+    }.get(source_type, (DocumentKind.OPENAPI, DocumentKind.ARAZZO))
+    paths = [d.path for d in corpus.of_kind(*kinds) if d.path != referrer]
     lowered = named.lower()
     same = [p for p in paths if p.lower() == lowered]
     if same:
@@ -158,6 +167,10 @@ class StepBinding:
     meant: tuple[str, ...] = ()  # the names or pointers it may have meant (a near miss)
     candidates: tuple[Operation, ...] = ()  # AMBIGUOUS: every operation of that id
     source: ResolvedSource | None = None  # the source it names, when it names one
+    # How Arazzo 1.0 writes what it names, when it is written another way that a tool reads
+    # (Redocly's `<source>.<operationId>` for `$sourceDescriptions.<source>.<operationId>`):
+    # it is bound, and arazzo-unresolved-operation warns.
+    standard: str = ""
 
 
 def step_bindings(corpus: Context) -> tuple[StepBinding, ...]:
@@ -262,11 +275,27 @@ class _Binder:
             if unread is not None:
                 return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
         bound = self._by_id(written, written, read)
+        if bound.status == UNRESOLVED:
+            bound = self._shorthand(written) or bound
         if bound.status == UNRESOLVED and any(not s.checked for s in openapi):
             # The operation may be in the source not read: nothing is known.
             unread = next(s for s in openapi if not s.checked)
             return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
         return bound
+
+    def _shorthand(self, written: str) -> StepBinding | None:
+        """``<source>.<operationId>``: not Arazzo 1.0 (§4.6.5 qualifies an operationId as
+        `$sourceDescriptions.<name>.<operationId>`), but what Redocly's Respect runner reads.
+        Bound to the operation when the part before the first `.` names an OpenAPI source that
+        has the rest as an operationId (a bare operationId with a dot is looked up first)."""
+        name, dot, identifier = written.partition(".")
+        source = self.sources.get(name) if dot else None
+        if source is None or not source.is_openapi:
+            return None
+        bound = self._by_id(written, identifier, [source])
+        if bound.status != RESOLVED:
+            return None
+        return replace(bound, standard=f"$sourceDescriptions.{name}.{identifier}")
 
     def _by_id(self, written: str, identifier: str, sources: list[ResolvedSource]) -> StepBinding:
         field = "operationId"
