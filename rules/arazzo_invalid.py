@@ -188,7 +188,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             # only the first when neither is there, and says "valid under each" when both are.
             if len(goes_to) == 2:
                 message = "the `goto` action names both `stepId` and `workflowId`"
-                fix = "; it goes to one step or one workflow (Arazzo 1.0.1 §4.6.7, §4.6.8): keep one"
+                fix = (
+                    "; it goes to one step or one workflow (Arazzo 1.0.1 §4.6.7, §4.6.8): keep one"
+                )
             else:
                 message = "the `goto` action names no `stepId` or `workflowId`"
                 fix = (

@@ -111,6 +111,42 @@ def test_a_missing_openapi_source_is_never_matched_to_an_arazzo_file_or_itself(
     assert {r.path for f in findings for r in f.related} == {"flows/pet-coupons.openapi.yml"}
 
 
+def test_sources_written_relative_to_the_root_are_one_warning_per_document_and_still_bound(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A catalogue's workflows name their APIs from the repository root (`./api/pets.yaml` in
+    `flows/`); Arazzo 1.0.1 §4.5 resolves a relative URL from the document, so a runner finds
+    nothing. One warning for the document, each URL rewritten; the steps are still bound to
+    the root's file and checked."""
+    head = HEAD.replace("../api/pets.yaml", "./api/pets.yaml").replace(
+        "type: openapi}\n", "type: openapi}\n  - {name: again, url: api/pets.yaml, type: openapi}\n"
+    )
+    steps = (
+        "      - {stepId: a, operationId: $sourceDescriptions.pets.getpet}\n"
+        "      - {stepId: b, operationId: $sourceDescriptions.again.getPet}\n"
+    )
+    root = make_corpus(flows(steps, head))
+    (finding,) = run_rule(root, "arazzo-unresolved-source")
+    assert (
+        finding.severity.name == "WARNING"
+        and finding.location.pointer == "/sourceDescriptions/0/url"
+    )
+    assert "`./api/pets.yaml` → `../api/pets.yaml`" in finding.message
+    assert "`api/pets.yaml` → `../api/pets.yaml`" in finding.message
+    assert [r.path for r in finding.related] == [
+        "flows/main.arazzo.yaml",
+        "api/pets.yaml",
+        "api/pets.yaml",
+    ]
+    (unresolved,) = run_rule(root, "arazzo-unresolved-operation")
+    assert unresolved.location.pointer == "/workflows/0/steps/0/operationId"
+    assert "did you mean `getPet`" in unresolved.message
+    # A file next to the document is what the URL names, whatever the root holds.
+    files = flows(steps, head)
+    files["flows/api/pets.yaml"] = PETS
+    assert run_rule(make_corpus(files), "arazzo-unresolved-source") == []
+
+
 def test_a_source_naming_a_file_that_is_no_api_document(make_corpus: MakeCorpus) -> None:
     files = flows("      - {stepId: find, operationId: getPet}\n")
     files["api/pets.yaml"] = "name: not an API\n"

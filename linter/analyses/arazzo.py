@@ -69,6 +69,11 @@ class ResolvedSource:
     status: str  # FOUND, REMOTE, OUTSIDE, NOT_READ, UNREADABLE, OTHER_KIND or MISSING
     path: str  # the root-relative path it names ("" for a remote URL)
     document: Document | None  # the document, when FOUND (or OTHER_KIND)
+    # FOUND only from the root: the URL names no file relative to the Arazzo file (Arazzo
+    # 1.0.1 §4.5), but ``path`` relative to the corpus root, as some catalogues write them
+    # (`./apis/openapi/…` from `workflows/x/`). Bound, so the steps are checked;
+    # arazzo-unresolved-source reports the URL once per document.
+    from_root: bool = False
 
     @property
     def checked(self) -> bool:
@@ -109,6 +114,15 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
     document = corpus.documents.get(named)
     if document is None:
         status = NOT_READ if named in corpus.tree else MISSING
+        rooted = posixpath.normpath(written)
+        found = corpus.documents.get(rooted) if status == MISSING else None
+        if (
+            found is not None
+            and found.usable
+            and found.kind in (DocumentKind.OPENAPI, DocumentKind.ARAZZO)
+            and not rooted.startswith("../")
+        ):
+            return ResolvedSource(source, FOUND, rooted, found, from_root=True)
         return ResolvedSource(source, status, named, None)
     if not document.usable:
         return ResolvedSource(source, UNREADABLE, named, document)

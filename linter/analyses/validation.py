@@ -1143,7 +1143,10 @@ ARAZZO_ERRATA: dict[str, tuple[SchemaErratum, ...]] = {
             "`retryAfter` is optional on a `retry` Failure Action (§4.6.8 requires only `name` "
             "and `type`)",
             "failure-action-object",
-            {"if": {"properties": {"type": {"const": "retry"}}}, "then": {"required": ["retryAfter"]}},
+            {
+                "if": {"properties": {"type": {"const": "retry"}}},
+                "then": {"required": ["retryAfter"]},
+            },
             ("allOf", 1),
             _NONE,
         ),
