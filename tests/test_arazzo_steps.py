@@ -206,7 +206,7 @@ def test_redoclys_source_dot_operation_id_shorthand_is_a_warning_saying_how_to_w
         "      - {stepId: c, operationId: shop.getPet}\n"
     )
     root = make_corpus(flows(steps))
-    findings = run_rule(root, "arazzo-unresolved-operation")
+    findings = sorted(run_rule(root, "arazzo-unresolved-operation"), key=lambda f: f.location.line)
     assert [(f.location.pointer, f.severity.name) for f in findings] == [
         ("/workflows/0/steps/0/operationId", "WARNING"),
         ("/workflows/0/steps/1/operationId", "ERROR"),
@@ -217,6 +217,31 @@ def test_redoclys_source_dot_operation_id_shorthand_is_a_warning_saying_how_to_w
     assert [(r.path, r.line) for r in findings[0].related] == [("api/pets.yaml", 21)]
     (unknown,) = run_rule(root, "arazzo-unknown-parameter")
     assert unknown.location.pointer == "/workflows/0/steps/0/parameters/0"
+
+
+def test_a_source_name_for_its_url_in_operation_paths_is_one_warning_per_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`pets#/paths/~1pets/get` (a generator's form) for `{$sourceDescriptions.pets.url}#...`:
+    every step of the document written so is one warning at the first, the others related,
+    and each step is bound to its operation."""
+    steps = (
+        "      - {stepId: a, operationPath: 'pets#/paths/~1pets/get'}\n"
+        "      - {stepId: b, operationPath: 'pets#/paths/~1pets~1{petId}/get'}\n"
+        "      - {stepId: c, operationPath: 'pets#/paths/~1pets/put'}\n"
+    )
+    root = make_corpus(flows(steps))
+    warning, error = sorted(
+        run_rule(root, "arazzo-unresolved-operation"), key=lambda f: f.location.line
+    )
+    assert warning.severity.name == "WARNING" and error.severity.name == "ERROR"
+    assert warning.location.pointer == "/workflows/0/steps/0/operationPath"
+    assert "(and 1 more step of this document)" in warning.message
+    assert "write `{$sourceDescriptions.pets.url}#/paths/~1pets/get`" in warning.message
+    assert [r.pointer for r in warning.related][1:] == ["/workflows/0/steps/1/operationPath"]
+    assert error.location.pointer == "/workflows/0/steps/2/operationPath"
+    bound = [b.operation.label for b in step_bindings(Context.load(root)) if b.operation]
+    assert bound == ["GET /pets", "GET /pets/{petId}"]
 
 
 def test_a_bare_operation_id_two_sources_hold_is_ambiguous(make_corpus: MakeCorpus) -> None:

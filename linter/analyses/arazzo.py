@@ -50,6 +50,9 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _QUALIFIED = re.compile(r"^\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.(.+)$")
 # `{$sourceDescriptions.<name>.url}#<pointer>` (§4.6.5, operationPath).
 _OPERATION_PATH = re.compile(r"^\{\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.url\}#(.*)$")
+# `<name>#<pointer>`: a source's name where its URL expression belongs (not Arazzo 1.0; a
+# catalogue's generator writes all its steps so).
+_SHORT_PATH = re.compile(r"^([A-Za-z0-9_\-]+)#(/.*)$")
 
 # How a source description resolves.
 FOUND = "found"  # a usable OpenAPI or Arazzo document of the corpus
@@ -356,6 +359,13 @@ class _Binder:
         field = "operationPath"
         parts = _OPERATION_PATH.match(written)
         if parts is None:
+            short = _SHORT_PATH.match(written)
+            if short is not None and short.group(1) in self.sources:
+                # `<source>#<pointer>`: not Arazzo 1.0, but what it means is plain.
+                bound = self._path_in(written, short.group(1), short.group(2))
+                if bound.status == RESOLVED:
+                    standard = f"{{$sourceDescriptions.{short.group(1)}.url}}#{short.group(2)}"
+                    return replace(bound, standard=standard)
             return self.result(
                 field,
                 written,
@@ -363,10 +373,15 @@ class _Binder:
                 reason="it is not `{$sourceDescriptions.<name>.url}#<JSON pointer>` "
                 "(Arazzo 1.0.1 §4.6.5)",
             )
-        source = self.named_source(field, written, parts.group(1))
+        return self._path_in(written, parts.group(1), parts.group(2))
+
+    def _path_in(self, written: str, name: str, fragment: str) -> StepBinding:
+        """The operation at the JSON pointer ``fragment`` of the source ``name``."""
+        field = "operationPath"
+        source = self.named_source(field, written, name)
         if isinstance(source, StepBinding):
             return source
-        pointer = unquote(parts.group(2))
+        pointer = unquote(fragment)
         held = self.by_document.get(source.path, []) if source.is_openapi else []
         for operation in held:
             if operation.pointer == pointer:
