@@ -96,8 +96,12 @@ def test_a_criterion_type_given_as_an_expression_type_object_is_valid_336(
     root = make_corpus({"adopt.arazzo.yaml": HEAD + STEP + criterion})
     assert run_rule(root, "arazzo-invalid") == []
     for wrong in ("{type: jsonpath, version: rfc1}", "sql"):
-        text = HEAD + STEP + criterion.replace(
-            "{type: jsonpath, version: draft-goessner-dispatch-jsonpath-00}", wrong
+        text = (
+            HEAD
+            + STEP
+            + criterion.replace(
+                "{type: jsonpath, version: draft-goessner-dispatch-jsonpath-00}", wrong
+            )
         )
         root = make_corpus({"adopt.arazzo.yaml": text})
         findings = run_rule(root, "arazzo-invalid")
