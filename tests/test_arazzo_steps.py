@@ -147,6 +147,24 @@ def test_sources_written_relative_to_the_root_are_one_warning_per_document_and_s
     assert run_rule(make_corpus(files), "arazzo-unresolved-source") == []
 
 
+def test_a_missing_source_in_a_catalogue_of_same_named_files_suggests_its_own_folder_only(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Where every API is `openapi.yaml`, the same file name elsewhere is no clue: the one in a
+    folder of the missing path's distinctive name is suggested, else none."""
+    files: dict[str, str | bytes] = {
+        f"apis/{name}/v1/openapi.yaml": PETS for name in ("acme.com", "globex.com", "initech.com")
+    }
+    head = HEAD.replace("../api/pets.yaml", "../apis/acme.com/v2/openapi.yaml")
+    flow = head + "      - {stepId: find, operationId: getPet}\n"
+    files["flows/main.arazzo.yaml"] = flow
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert [r.path for r in finding.related] == ["apis/acme.com/v1/openapi.yaml"]
+    files["flows/main.arazzo.yaml"] = flow.replace("acme", "hooli")
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert finding.related == () and "did you mean" not in finding.message
+
+
 def test_a_source_naming_a_file_that_is_no_api_document(make_corpus: MakeCorpus) -> None:
     files = flows("      - {stepId: find, operationId: getPet}\n")
     files["api/pets.yaml"] = "name: not an API\n"

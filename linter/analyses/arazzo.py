@@ -152,9 +152,30 @@ def near_source_paths(
         return same
     base = posixpath.basename(lowered)
     elsewhere = [p for p in paths if posixpath.basename(p).lower() == base]
+    if len(elsewhere) > 2:
+        # A catalogue where every API is `openapi.json`: the one meant is in a folder of the
+        # same distinctive name (`kubernetes.io/…` for `kubernetes.io/…`), else none is known.
+        return _same_folder_name(lowered, elsewhere)
     if elsewhere:
         return sorted(elsewhere)
+    if len(paths) > _SPELLING_POOL:
+        return []  # difflib over thousands of long, alike paths: minutes, and no answer
     return difflib.get_close_matches(named, paths, n=2, cutoff=0.8)
+
+
+# How many documents a close spelling of a missing source's path is looked for among.
+_SPELLING_POOL = 2000
+
+
+def _same_folder_name(named: str, paths: list[str]) -> list[str]:
+    """Those of ``paths`` sharing a folder name with ``named`` that at most two of them have."""
+    folders = set(posixpath.dirname(named).split("/"))
+    counts: dict[str, int] = {}
+    for path in paths:
+        for folder in set(posixpath.dirname(path).lower().split("/")):
+            counts[folder] = counts.get(folder, 0) + 1
+    rare = {f for f in folders if 0 < counts.get(f, 0) <= 2}
+    return sorted(p for p in paths if rare & set(posixpath.dirname(p).lower().split("/")))[:2]
 
 
 # --- steps --------------------------------------------------------------------------------------
