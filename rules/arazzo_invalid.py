@@ -51,7 +51,10 @@ Options
 
 Limitations
     The schema checks shape only: runtime expressions are strings to it, and what they name is
-    not resolved here.
+    not resolved here. The published 1.0 schema has three known bugs, corrected in speclint's
+    copy (`ARAZZO_ERRATA` in `speclint.analyses.validation`, each citing its issue): a `retry`
+    action needs neither `stepId`/`workflowId` (OAI/Arazzo-Specification#341) nor `retryAfter`
+    (#342), and a Criterion's `type` may be a Criterion Expression Type Object (#336).
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     ARAZZO_RELEASES,
     ERRORS_COUNTED,
+    arazzo_judge,
     arazzo_validator,
     capped,
     located,
@@ -100,6 +104,32 @@ _NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9.\-_]+")
 
 def _called(step: Any) -> list[str]:
     return [name for name in _CALLS if name in step] if isinstance(step, dict) else []
+
+
+# What the schema says of a `goto` naming neither target: "'workflowId' is a required property"
+# (its first `oneOf` branch), or, where an action may be a Reusable Object too (a step's
+# `onFailure`), "'reference' is a required property" (that branch).
+_NAMES_TARGET = re.compile(r"[\"'](?:workflowId|stepId|reference)[\"'] is a required property")
+
+
+def _goes_to(node: Any) -> list[str] | None:
+    """For a `goto` action (§4.6.7, §4.6.8): the targets it names, of `stepId` and `workflowId`
+    (None for anything else)."""
+    if not isinstance(node, dict) or node.get("type") != "goto":
+        return None
+    return [name for name in ("stepId", "workflowId") if name in node]
+
+
+def _valid(release: str, data: Any) -> bool:
+    """Whether jsonschema-rs finds ``data`` valid against the (corrected) schema: then the
+    Python validator, 0.6 s a document, is not asked (False when it cannot tell)."""
+    judge = arazzo_judge(release)
+    if judge is None:
+        return False
+    try:
+        return bool(judge.is_valid(data))
+    except Exception:  # a value it cannot take (a YAML date, a huge integer): Python judges
+        return False
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
@@ -146,17 +176,39 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 coverage="no-schema",
             )
         ]
+    if _valid(release.group(1), document.data):
+        return []
     validator = arazzo_validator(release.group(1))
     found = []
     for pointer, message, key in located(
         validator.iter_errors(document.data), limit=ERRORS_COUNTED
     ):
         fix = f"; fix it so the document is valid Arazzo {release.group(1)}"
-        called = _called(resolve_pointer(document.data, pointer))
+        node = resolve_pointer(document.data, pointer)
+        called = _called(node)
+        goes_to = _goes_to(node)
         if len(called) > 1 and "oneOf" in message:
             # The schema's `oneOf` of the three kinds of step says only "2 branches match".
             message = f"the step names {' and '.join(f'`{c}`' for c in called)}"
             fix = "; a step calls one operation or workflow (Arazzo 1.0.1 §4.6.5): keep one"
+        elif (
+            goes_to is not None
+            and len(goes_to) != 1
+            and ("oneOf" in message or _NAMES_TARGET.search(message))
+        ):
+            # The schema's `oneOf` of `required: [workflowId]` and `required: [stepId]` names
+            # only the first when neither is there, and says "valid under each" when both are.
+            if len(goes_to) == 2:
+                message = "the `goto` action names both `stepId` and `workflowId`"
+                fix = (
+                    "; it goes to one step or one workflow (Arazzo 1.0.1 §4.6.7, §4.6.8): keep one"
+                )
+            else:
+                message = "the `goto` action names no `stepId` or `workflowId`"
+                fix = (
+                    "; name the step (`stepId`) or the workflow (`workflowId`) it goes to "
+                    "(Arazzo 1.0.1 §4.6.7, §4.6.8)"
+                )
         found.append(
             Finding(
                 ID,

@@ -7,10 +7,13 @@ What it does
     in `components.parameters`): for a step calling an operation, the operation must take a
     parameter of that `name` and `in` (OpenAPI 3.1 §4.8.9: its Path Item's parameters and its
     own, a `$ref` to a Parameter Object followed; a header's name in any letter case, RFC 9110
-    §5.1); for a step calling a workflow, `name` must be a property of that workflow's
-    `inputs` schema (Arazzo 1.0.1 §4.6.6: the parameters map to the workflow's inputs). A
-    parameter of the right name in another place (`in: query` for a path parameter), or a close
-    spelling of one, is named in the fix, its declaration related.
+    §5.1), or be the credential a security scheme the operation uses supplies (its own
+    `security`, else the document's: `Authorization` for an `http`, `oauth2` or
+    `openIdConnect` scheme, an `apiKey` scheme's `name` in its `in`; OpenAPI describes these
+    by the scheme, never as parameters); for a step calling a workflow, `name` must be a
+    property of that workflow's `inputs` schema (Arazzo 1.0.1 §4.6.6: the parameters map to
+    the workflow's inputs). A parameter of the right name in another place (`in: query` for a
+    path parameter), or a close spelling of one, is named in the fix, its declaration related.
 
 Why is this bad?
     The runner sends the parameter where the API does not read it: the call goes out without the
@@ -41,9 +44,12 @@ Options
 Limitations
     Workflow-level `parameters` (applied to every step) are not checked. An operation one of
     whose parameters is a `$ref` to another file is checked only for what it declares in
-    place: a name not found there is not reported. A workflow's `inputs` with
-    `additionalProperties` or `patternProperties` (or no `properties`) takes any name. A
-    header `Accept` or `Content-Type` is never unknown: OpenAPI ignores such a declaration.
+    place: a name not found there is not reported. A header the API takes as a credential
+    without declaring a security scheme for it (a gateway's key described only in prose) is
+    reported, with that declaration as the fix; other headers a client may send (`User-Agent`)
+    are not taken as known, but `Accept` and `Content-Type` never are unknown: OpenAPI ignores
+    a header parameter of those names. A workflow's `inputs` with
+    `additionalProperties` or `patternProperties` (or no `properties`) takes any name.
 """
 
 from __future__ import annotations
@@ -54,8 +60,10 @@ from typing import Any
 
 from speclint.analyses.arazzo import (
     RESOLVED,
+    Credential,
     DeclaredParameter,
     StepBinding,
+    operation_credentials,
     operation_parameters,
     step_bindings,
 )
@@ -112,10 +120,20 @@ def _same(declared: DeclaredParameter, name: str, where: str) -> bool:
     return declared.name.lower() == name.lower() if where == "header" else declared.name == name
 
 
+def _supplies(credential: Credential, name: str, where: str) -> bool:
+    """Whether ``credential`` is the parameter ``name`` in ``where`` (any place when not given)."""
+    if where and credential.in_ != where:
+        return False
+    if credential.in_ == "header":
+        return credential.name.lower() == name.lower()  # RFC 9110 §5.1
+    return credential.name == name
+
+
 def _against_operation(binding: StepBinding) -> Iterator[Finding]:
     operation = binding.operation
     assert operation is not None
     declared, whole = operation_parameters(operation)
+    credentials = operation_credentials(operation)
     step = binding.step
     for written in step.parameters:
         parameter = _effective(binding.arazzo, written)
@@ -126,6 +144,8 @@ def _against_operation(binding: StepBinding) -> Iterator[Finding]:
             continue
         if any(_same(d, name, where) if where else d.name == name for d in declared):
             continue
+        if any(_supplies(c, name, where) for c in credentials):
+            continue  # the credential a security scheme of the operation names
         elsewhere = [d for d in declared if d.name == name]
         close = _close(name, [d.name for d in declared if not where or d.in_ == where])
         if not (elsewhere or close or whole):
@@ -144,6 +164,14 @@ def _against_operation(binding: StepBinding) -> Iterator[Finding]:
             meant = None
             takes = ", ".join(f"`{d.name}` ({d.in_})" for d in declared) or "none"
             fix = f"; the parameters it takes: {takes}"
+            if where in ("header", "query", "cookie"):
+                # A credential the API takes but does not describe: its fix is in the API
+                # document, which declares it as a security scheme (OpenAPI 3.1 §4.8.27).
+                fix += (
+                    f"; if it is a credential, declare it in {operation.document.path} as a "
+                    f"security scheme the operation uses (`type: apiKey, in: {where}, "
+                    f"name: {name}`)"
+                )
         related: tuple[Location, ...] = (
             operation.document.location(meant.pointer, note=f"`{meant.name}` of {label}")
             if meant is not None

@@ -13,6 +13,11 @@ What it does
     RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
     OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
     qualified). A source description name the document does not declare is reported here too.
+    Redocly's shorthand `<source>.<operationId>` (`pets.getPet`) and a generator's
+    `<source>#<pointer>` operationPath, which Arazzo 1.0 does not define, are one warning per
+    document that says how to write them (`$sourceDescriptions.pets.getPet`,
+    `{$sourceDescriptions.pets.url}#/paths/~1pets/get`) when the source has that operation;
+    the steps are checked against it.
 
 Why is this bad?
     A runner cannot call an operation the API does not have: the workflow fails at that step,
@@ -53,11 +58,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import AMBIGUOUS, UNRESOLVED, StepBinding, step_bindings
+from speclint.analyses.arazzo import (
+    AMBIGUOUS,
+    RESOLVED,
+    UNRESOLVED,
+    StepBinding,
+    step_bindings,
+)
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.model.arazzo import arazzo_document
+from speclint.model.corpus import Document
 
 ID = "arazzo-unresolved-operation"
 SEVERITY = Severity.ERROR
@@ -65,7 +77,48 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    shorthands: dict[tuple[str, str], list[StepBinding]] = {}
+    yield from _unresolved(corpus, shorthands)
+    for (path, _), bindings in sorted(shorthands.items()):
+        yield _shorthand(corpus.documents[path], bindings)
+
+
+def _shorthand(document: Document, bindings: list[StepBinding]) -> Finding:
+    """One warning per document and field for the steps that name their operation in a form
+    Arazzo 1.0 does not define but whose meaning is plain (a generator writes every step so:
+    the fix is one for the document)."""
+    first = bindings[0]
+    operation = first.operation
+    assert operation is not None
+    more = len(bindings) - 1
+    also = f" (and {more} more step{'s' if more > 1 else ''} of this document)" if more else ""
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"step `{first.step.step_id}`: {first.field} `{first.written}`{also} is not Arazzo "
+            f"1.0, though it names {operation.label} of {operation.document.path}",
+            f"; write `{first.standard}` (Arazzo 1.0.1 §4.6.5), which every Arazzo tool reads",
+        ),
+        document.location(f"{first.step.pointer}/{first.field}"),
+        related=(
+            operation.document.location(operation.pointer, note=operation.label),
+            *(
+                document.location(f"{b.step.pointer}/{b.field}", note=f"`{b.written}`")
+                for b in bindings[1:6]
+            ),
+        ),
+        key=f"shorthand:{first.field}",
+    )
+
+
+def _unresolved(
+    corpus: Context, shorthands: dict[tuple[str, str], list[StepBinding]]
+) -> Iterator[Finding]:
     for binding in step_bindings(corpus):
+        if binding.status == RESOLVED and binding.standard and binding.operation is not None:
+            shorthands.setdefault((binding.arazzo.path, binding.field), []).append(binding)
+            continue
         if binding.status not in (UNRESOLVED, AMBIGUOUS):
             continue
         document = corpus.documents[binding.arazzo.path]

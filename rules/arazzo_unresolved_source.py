@@ -8,7 +8,10 @@ What it does
     another folder or letter case) when there is one; so is a file that is no OpenAPI or Arazzo
     document (a JSON Schema, a data file). A remote URL (`https://...`), a path leading out of
     the root and a file discovery leaves out are not read: the run says so among what it did
-    not check, never as a finding.
+    not check, never as a finding. A URL that names no file relative to the Arazzo file but
+    does relative to the repository root (`./apis/openapi/x.json` from `workflows/x/`, as a
+    catalogue's own tooling reads it) is one warning per document, with each URL rewritten
+    relative to the file; its steps are bound to that document and checked.
 
 Why is this bad?
     A workflow runner (and every other Arazzo rule) reads the operations a workflow calls from
@@ -43,6 +46,7 @@ Limitations
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -52,6 +56,7 @@ from speclint.analyses.arazzo import (
     OTHER_KIND,
     OUTSIDE,
     REMOTE,
+    ResolvedSource,
     near_source_paths,
     resolve_source,
 )
@@ -66,12 +71,15 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for arazzo in arazzo_documents(corpus):
+        from_root: list[ResolvedSource] = []
         for source in arazzo.source_descriptions:
             if not source.url:
                 continue  # a missing or non-string url is arazzo-invalid's
             resolved = resolve_source(corpus, arazzo.path, source)
             located = corpus.documents[arazzo.path].location(f"{source.pointer}/url")
-            if resolved.status == REMOTE:
+            if resolved.from_root:
+                from_root.append(resolved)
+            elif resolved.status == REMOTE:
                 yield Finding(
                     ID,
                     Severity.INFO,
@@ -97,7 +105,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                     coverage="arazzo-source-not-read",
                 )
             elif resolved.status == MISSING:
-                meant = near_source_paths(corpus, resolved.path)
+                meant = near_source_paths(corpus, resolved.path, source.type, arazzo.path)
                 fix = (
                     f"; did you mean {' or '.join(f'`{m}`' for m in meant)}? Write the URL "
                     "relative to this file's folder"
@@ -127,3 +135,32 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                     related=(resolved.document.location("", note="the file it names"),),
                     key=f"other-kind:{source.name}",
                 )
+        if from_root:
+            yield _from_root(corpus, arazzo.path, from_root)
+
+
+def _from_root(corpus: Context, path: str, sources: list[ResolvedSource]) -> Finding:
+    """One finding for the document's sources written relative to the root, not to the document
+    (a catalogue writes all its workflows' sources that way: the fix is one for the document)."""
+    document = corpus.documents[path]
+    fixes = [f"`{s.description.url}` → `{_relative(s.path, path)}`" for s in sources]
+    first = sources[0]
+    others = [document.location(f"{s.description.pointer}/url", note="also") for s in sources[1:]]
+    named = [s.document.location("", note="the document named") for s in sources if s.document]
+    return Finding(
+        ID,
+        Severity.WARNING,
+        f"source `{first.description.name}`: `{first.description.url}` names no file relative "
+        f"to this document, which is where Arazzo 1.0.1 §4.5 resolves a relative URL (a runner "
+        f"reading {path} looks in its folder); it names {first.path} from the repository root. "
+        f"Write the URLs relative to this file: {', '.join(fixes)}",
+        document.location(f"{first.description.pointer}/url"),
+        related=tuple(others + named),
+        key="root-relative",
+    )
+
+
+def _relative(target: str, path: str) -> str:
+    """``target`` (root-relative) as a URL relative to the folder of the document at ``path``."""
+    relative = posixpath.relpath(target, posixpath.dirname(path) or ".")
+    return relative if relative.startswith("../") else f"./{relative}"

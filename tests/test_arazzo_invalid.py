@@ -55,3 +55,83 @@ def test_a_later_release_is_not_checked_and_a_wrong_version_is_reported(
     root = make_corpus({"adopt.arazzo.yaml": HEAD.replace("1.0.1", "latest") + "      - 3\n"})
     (finding,) = run_rule(root, "arazzo-invalid")
     assert finding.location.pointer == "/arazzo" and finding.coverage is None
+
+
+# A step calling operation `a`; `actions` writes its success or failure actions after it.
+STEP = "      - stepId: find\n        operationId: a\n"
+
+
+def actions(member: str, *items: str) -> str:
+    return STEP + f"        {member}:\n" + "".join(f"          - {item}\n" for item in items)
+
+
+def test_a_retry_without_a_step_or_workflow_retries_the_step_341(make_corpus: MakeCorpus) -> None:
+    """The published schema demands `stepId` or `workflowId` of a retry (OAI/Arazzo-Specification
+    #341); §4.6.8 retries the current step without one."""
+    step = actions("onFailure", "{name: again, type: retry, retryAfter: 1, retryLimit: 3}")
+    root = make_corpus({"adopt.arazzo.yaml": HEAD + step})
+    assert run_rule(root, "arazzo-invalid") == []
+
+
+def test_a_retry_without_retry_after_is_valid_342(make_corpus: MakeCorpus) -> None:
+    """The published schema requires `retryAfter` on a retry (#342); §4.6.8 does not."""
+    step = actions("onFailure", "{name: again, type: retry, stepId: find, retryLimit: 2}")
+    components = "components:\n  failureActions:\n    later: {name: later, type: retry}\n"
+    root = make_corpus({"adopt.arazzo.yaml": HEAD + step + components})
+    assert run_rule(root, "arazzo-invalid") == []
+
+
+def test_a_criterion_type_given_as_an_expression_type_object_is_valid_336(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`type: {type: jsonpath, version: ...}` is a Criterion Expression Type Object (§4.6.10),
+    which the published schema applied to the Criterion itself (#336); what the text forbids
+    (an unknown type, a JSONPath version that does not exist) is still reported."""
+    criterion = (
+        "        successCriteria:\n"
+        "          - context: $response.body\n"
+        "            condition: $[?(@.name)]\n"
+        "            type: {type: jsonpath, version: draft-goessner-dispatch-jsonpath-00}\n"
+    )
+    root = make_corpus({"adopt.arazzo.yaml": HEAD + STEP + criterion})
+    assert run_rule(root, "arazzo-invalid") == []
+    for wrong in ("{type: jsonpath, version: rfc1}", "sql"):
+        text = (
+            HEAD
+            + STEP
+            + criterion.replace(
+                "{type: jsonpath, version: draft-goessner-dispatch-jsonpath-00}", wrong
+            )
+        )
+        root = make_corpus({"adopt.arazzo.yaml": text})
+        findings = run_rule(root, "arazzo-invalid")
+        assert findings, wrong
+        assert all(
+            f.location.pointer.startswith("/workflows/0/steps/0/successCriteria/0")
+            for f in findings
+        )
+
+
+def test_a_goto_naming_no_target_or_both_says_which_it_needs(make_corpus: MakeCorpus) -> None:
+    """The schema's `oneOf` of `required: [workflowId]` and `required: [stepId]` named only
+    `workflowId`: the message names both, and says so when both are given."""
+    root = make_corpus({"adopt.arazzo.yaml": HEAD + actions("onFailure", "{name: x, type: goto}")})
+    (finding,) = run_rule(root, "arazzo-invalid")
+    assert finding.location.pointer == "/workflows/0/steps/0/onFailure/0"
+    assert "names no `stepId` or `workflowId`" in finding.message
+    step = actions("onSuccess", "{name: x, type: goto, stepId: find, workflowId: adopt}")
+    (finding,) = run_rule(make_corpus({"adopt.arazzo.yaml": HEAD + step}), "arazzo-invalid")
+    assert "names both `stepId` and `workflowId`" in finding.message
+
+
+def test_the_schema_errata_are_those_of_the_vendored_schema() -> None:
+    """Each erratum checks the member it corrects is as published, so a newer vendored schema
+    (one with the fix, or changed otherwise) fails here rather than being patched blind."""
+    from speclint.analyses.validation import ARAZZO_ERRATA, arazzo_schema
+
+    schema = arazzo_schema("1.0")
+    failure = schema["$defs"]["failure-action-object"]
+    assert failure["allOf"][0]["if"]["properties"]["type"]["enum"] == ["goto"]
+    assert len(failure["allOf"]) == 1
+    assert "anyOf" not in schema["$defs"]["criterion-object"]
+    assert {e.issue.rsplit("/", 1)[1] for e in ARAZZO_ERRATA["1.0"]} == {"336", "341", "342"}

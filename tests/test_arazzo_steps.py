@@ -92,6 +92,79 @@ def test_a_source_naming_no_file_names_the_document_meant(make_corpus: MakeCorpu
     assert run_rule(root, "arazzo-unresolved-operation") == []
 
 
+def test_a_missing_openapi_source_is_never_matched_to_an_arazzo_file_or_itself(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A close spelling of the missing file's name is suggested only among documents of the
+    source's type: not the Arazzo document naming it (`pet-coupons.yaml` for
+    `pet-coupons.openapi.yaml`), nor another workflow, for an `openapi` source."""
+    head = HEAD.replace("../api/pets.yaml", "./pet-coupons.openapi.yaml")
+    flow = head + "      - {stepId: find, operationId: getPet}\n"
+    files: dict[str, str | bytes] = {
+        "flows/pet-coupons.yaml": flow,
+        "flows/pet-coupon.yaml": flow,
+    }
+    (finding, _) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert "did you mean" not in finding.message and finding.related == ()
+    files["flows/pet-coupons.openapi.yml"] = PETS
+    findings = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert {r.path for f in findings for r in f.related} == {"flows/pet-coupons.openapi.yml"}
+
+
+def test_sources_written_relative_to_the_root_are_one_warning_per_document_and_still_bound(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A catalogue's workflows name their APIs from the repository root (`./api/pets.yaml` in
+    `flows/`); Arazzo 1.0.1 §4.5 resolves a relative URL from the document, so a runner finds
+    nothing. One warning for the document, each URL rewritten; the steps are still bound to
+    the root's file and checked."""
+    head = HEAD.replace("../api/pets.yaml", "./api/pets.yaml").replace(
+        "type: openapi}\n", "type: openapi}\n  - {name: again, url: api/pets.yaml, type: openapi}\n"
+    )
+    steps = (
+        "      - {stepId: a, operationId: $sourceDescriptions.pets.getpet}\n"
+        "      - {stepId: b, operationId: $sourceDescriptions.again.getPet}\n"
+    )
+    root = make_corpus(flows(steps, head))
+    (finding,) = run_rule(root, "arazzo-unresolved-source")
+    assert (
+        finding.severity.name == "WARNING"
+        and finding.location.pointer == "/sourceDescriptions/0/url"
+    )
+    assert "`./api/pets.yaml` → `../api/pets.yaml`" in finding.message
+    assert "`api/pets.yaml` → `../api/pets.yaml`" in finding.message
+    assert [r.path for r in finding.related] == [
+        "flows/main.arazzo.yaml",
+        "api/pets.yaml",
+        "api/pets.yaml",
+    ]
+    (unresolved,) = run_rule(root, "arazzo-unresolved-operation")
+    assert unresolved.location.pointer == "/workflows/0/steps/0/operationId"
+    assert "did you mean `getPet`" in unresolved.message
+    # A file next to the document is what the URL names, whatever the root holds.
+    files = flows(steps, head)
+    files["flows/api/pets.yaml"] = PETS
+    assert run_rule(make_corpus(files), "arazzo-unresolved-source") == []
+
+
+def test_a_missing_source_in_a_catalogue_of_same_named_files_suggests_its_own_folder_only(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Where every API is `openapi.yaml`, the same file name elsewhere is no clue: the one in a
+    folder of the missing path's distinctive name is suggested, else none."""
+    files: dict[str, str | bytes] = {
+        f"apis/{name}/v1/openapi.yaml": PETS for name in ("acme.com", "globex.com", "initech.com")
+    }
+    head = HEAD.replace("../api/pets.yaml", "../apis/acme.com/v2/openapi.yaml")
+    flow = head + "      - {stepId: find, operationId: getPet}\n"
+    files["flows/main.arazzo.yaml"] = flow
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert [r.path for r in finding.related] == ["apis/acme.com/v1/openapi.yaml"]
+    files["flows/main.arazzo.yaml"] = flow.replace("acme", "hooli")
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert finding.related == () and "did you mean" not in finding.message
+
+
 def test_a_source_naming_a_file_that_is_no_api_document(make_corpus: MakeCorpus) -> None:
     files = flows("      - {stepId: find, operationId: getPet}\n")
     files["api/pets.yaml"] = "name: not an API\n"
@@ -135,6 +208,58 @@ def test_a_qualified_operation_id_resolves_in_its_source(make_corpus: MakeCorpus
     first = step_bindings(Context.load(root))[0]
     assert first.operation is not None and first.operation.label == "POST /pets"
     assert first.evidence == "operationId `addPet` of api/pets.yaml"
+
+
+def test_redoclys_source_dot_operation_id_shorthand_is_a_warning_saying_how_to_write_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`pets.getPet` is Redocly Respect's shorthand for `$sourceDescriptions.pets.getPet`, not
+    Arazzo 1.0: bound to the operation (its parameters still checked), a warning with the
+    standard form, not "no such operation"; a prefix naming no source, or an operation the
+    source lacks, is still unresolved."""
+    steps = (
+        "      - stepId: find\n        operationId: pets.getPet\n        parameters:\n"
+        "          - {name: petid, in: path, value: 1}\n"
+        "      - {stepId: b, operationId: pets.getPets}\n"
+        "      - {stepId: c, operationId: shop.getPet}\n"
+    )
+    root = make_corpus(flows(steps))
+    findings = sorted(run_rule(root, "arazzo-unresolved-operation"), key=lambda f: f.location.line)
+    assert [(f.location.pointer, f.severity.name) for f in findings] == [
+        ("/workflows/0/steps/0/operationId", "WARNING"),
+        ("/workflows/0/steps/1/operationId", "ERROR"),
+        ("/workflows/0/steps/2/operationId", "ERROR"),
+    ]
+    assert "is not Arazzo 1.0" in findings[0].message
+    assert "write `$sourceDescriptions.pets.getPet`" in findings[0].message
+    assert [(r.path, r.line) for r in findings[0].related] == [("api/pets.yaml", 21)]
+    (unknown,) = run_rule(root, "arazzo-unknown-parameter")
+    assert unknown.location.pointer == "/workflows/0/steps/0/parameters/0"
+
+
+def test_a_source_name_for_its_url_in_operation_paths_is_one_warning_per_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`pets#/paths/~1pets/get` (a generator's form) for `{$sourceDescriptions.pets.url}#...`:
+    every step of the document written so is one warning at the first, the others related,
+    and each step is bound to its operation."""
+    steps = (
+        "      - {stepId: a, operationPath: 'pets#/paths/~1pets/get'}\n"
+        "      - {stepId: b, operationPath: 'pets#/paths/~1pets~1{petId}/get'}\n"
+        "      - {stepId: c, operationPath: 'pets#/paths/~1pets/put'}\n"
+    )
+    root = make_corpus(flows(steps))
+    warning, error = sorted(
+        run_rule(root, "arazzo-unresolved-operation"), key=lambda f: f.location.line
+    )
+    assert warning.severity.name == "WARNING" and error.severity.name == "ERROR"
+    assert warning.location.pointer == "/workflows/0/steps/0/operationPath"
+    assert "(and 1 more step of this document)" in warning.message
+    assert "write `{$sourceDescriptions.pets.url}#/paths/~1pets/get`" in warning.message
+    assert [r.pointer for r in warning.related][1:] == ["/workflows/0/steps/1/operationPath"]
+    assert error.location.pointer == "/workflows/0/steps/2/operationPath"
+    bound = [b.operation.label for b in step_bindings(Context.load(root)) if b.operation]
+    assert bound == ["GET /pets", "GET /pets/{petId}"]
 
 
 def test_a_bare_operation_id_two_sources_hold_is_ambiguous(make_corpus: MakeCorpus) -> None:
@@ -250,6 +375,69 @@ def test_a_misspelt_parameter_and_a_component_parameter_are_checked(
     assert "did you mean `limit` (in: query)" in findings[0].message
     assert "did you mean `petId` (in: path)" in findings[2].message
     assert "`page`" in findings[1].message and "`X-Trace-Id` (header)" in findings[1].message
+
+
+# The pet store with security: a bearer scheme for the whole API, an API key in the query for
+# `listPets`, and `getPet` open to all (`security: []`).
+SECURED = (
+    PETS.replace(
+        "      operationId: listPets\n",
+        "      operationId: listPets\n      security: [{key: []}]\n",
+    )
+    .replace("      operationId: getPet\n", "      operationId: getPet\n      security: []\n")
+    .replace(
+        "components:\n",
+        "security: [{token: []}]\ncomponents:\n  securitySchemes:\n"
+        "    token: {type: http, scheme: bearer}\n"
+        "    key: {type: apiKey, in: query, name: api_key}\n",
+    )
+)
+
+
+def test_credential_parameters_a_security_scheme_of_the_operation_supplies_are_known(
+    make_corpus: MakeCorpus,
+) -> None:
+    """OpenAPI describes credentials by security schemes, not parameters (it ignores a header
+    parameter named `Authorization`): a step passing the one its operation's scheme names
+    (the document's bearer `Authorization`, an operation's API key in the query) passes; the
+    same header for an operation that uses no scheme, or a gateway header no scheme names, is
+    reported, with declaring the scheme as the fix."""
+    steps = (
+        "      - stepId: add\n        operationId: addPet\n        parameters:\n"
+        "          - {name: authorization, in: header, value: 'Bearer {$inputs.token}'}\n"
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: api_key, in: query, value: $inputs.key}\n"
+        "          - {name: Authorization, in: header, value: $inputs.token}\n"
+        "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+        "          - {name: petId, in: path, value: $inputs.id}\n"
+        "          - {name: Authorization, in: header, value: $inputs.token}\n"
+        "          - {name: X-Gateway-Key, in: header, value: $inputs.key}\n"
+    )
+    root = make_corpus({"api/pets.yaml": SECURED, "flows/main.arazzo.yaml": HEAD + steps})
+    findings = run_rule(root, "arazzo-unknown-parameter")
+    assert [f.location.pointer for f in findings] == [
+        "/workflows/0/steps/1/parameters/1",  # listPets uses the API key only
+        "/workflows/0/steps/2/parameters/1",  # getPet uses none
+        "/workflows/0/steps/2/parameters/2",
+    ]
+    assert "declare it in api/pets.yaml as a security scheme" in findings[2].message
+    assert "`type: apiKey, in: header, name: X-Gateway-Key`" in findings[2].message
+
+
+def test_a_swagger_2_api_key_header_is_a_known_credential(make_corpus: MakeCorpus) -> None:
+    swagger = (
+        "swagger: '2.0'\ninfo: {title: Pets, version: 1.0.0}\n"
+        "securityDefinitions:\n  gateway: {type: apiKey, in: header, name: X-Api-Key}\n"
+        "security: [{gateway: []}]\n"
+        "paths:\n  /pets:\n    get:\n      operationId: listPets\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    steps = (
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: x-api-key, in: header, value: $inputs.key}\n"
+    )
+    root = make_corpus({"api/pets.yaml": swagger, "flows/main.arazzo.yaml": HEAD + steps})
+    assert run_rule(root, "arazzo-unknown-parameter") == []
 
 
 def test_a_parameter_of_a_workflow_step_is_one_of_its_inputs(make_corpus: MakeCorpus) -> None:

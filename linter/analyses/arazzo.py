@@ -23,7 +23,7 @@ import difflib
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -50,6 +50,9 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _QUALIFIED = re.compile(r"^\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.(.+)$")
 # `{$sourceDescriptions.<name>.url}#<pointer>` (§4.6.5, operationPath).
 _OPERATION_PATH = re.compile(r"^\{\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.url\}#(.*)$")
+# `<name>#<pointer>`: a source's name where its URL expression belongs (not Arazzo 1.0; a
+# catalogue's generator writes all its steps so).
+_SHORT_PATH = re.compile(r"^([A-Za-z0-9_\-]+)#(/.*)$")
 
 # How a source description resolves.
 FOUND = "found"  # a usable OpenAPI or Arazzo document of the corpus
@@ -69,6 +72,11 @@ class ResolvedSource:
     status: str  # FOUND, REMOTE, OUTSIDE, NOT_READ, UNREADABLE, OTHER_KIND or MISSING
     path: str  # the root-relative path it names ("" for a remote URL)
     document: Document | None  # the document, when FOUND (or OTHER_KIND)
+    # FOUND only from the root: the URL names no file relative to the Arazzo file (Arazzo
+    # 1.0.1 §4.5), but ``path`` relative to the corpus root, as some catalogues write them
+    # (`./apis/openapi/…` from `workflows/x/`). Bound, so the steps are checked;
+    # arazzo-unresolved-source reports the URL once per document.
+    from_root: bool = False
 
     @property
     def checked(self) -> bool:
@@ -118,6 +126,15 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
     document = corpus.documents.get(named)
     if document is None:
         status = NOT_READ if named in corpus.tree else MISSING
+        rooted = posixpath.normpath(written)
+        found = corpus.documents.get(rooted) if status == MISSING else None
+        if (
+            found is not None
+            and found.usable
+            and found.kind in (DocumentKind.OPENAPI, DocumentKind.ARAZZO)
+            and not rooted.startswith("../")
+        ):
+            return ResolvedSource(source, FOUND, rooted, found, from_root=True)
         return ResolvedSource(source, status, named, None)
     if not document.usable:
         return ResolvedSource(source, UNREADABLE, named, document)
@@ -126,19 +143,48 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
     return ResolvedSource(source, FOUND, named, document)
 
 
-def near_source_paths(corpus: Context, named: str) -> list[str]:
-    """The corpus's OpenAPI and Arazzo documents ``named`` may have meant: the same name in
-    another letter case or folder, else a close spelling (difflib)."""
-    paths = [d.path for d in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ARAZZO)]
+def near_source_paths(
+    corpus: Context, named: str, source_type: str = "", referrer: str = ""
+) -> list[str]:
+    """The corpus's documents ``named`` may have meant: the same name in another letter case or
+    folder, else a close spelling (difflib). Of the kind the source's ``source_type`` says
+    (`openapi`, `arazzo`; either when another or none), never the Arazzo document
+    ``referrer`` that names it (a workflow does not call itself as its API)."""
+    kinds = {
+        OPENAPI_SOURCE: (DocumentKind.OPENAPI,),
+        ARAZZO_SOURCE: (DocumentKind.ARAZZO,),
+    }.get(source_type, (DocumentKind.OPENAPI, DocumentKind.ARAZZO))
+    paths = [d.path for d in corpus.of_kind(*kinds) if d.path != referrer]
     lowered = named.lower()
     same = [p for p in paths if p.lower() == lowered]
     if same:
         return same
     base = posixpath.basename(lowered)
     elsewhere = [p for p in paths if posixpath.basename(p).lower() == base]
+    if len(elsewhere) > 2:
+        # A catalogue where every API is `openapi.json`: the one meant is in a folder of the
+        # same distinctive name (`kubernetes.io/…` for `kubernetes.io/…`), else none is known.
+        return _same_folder_name(lowered, elsewhere)
     if elsewhere:
         return sorted(elsewhere)
+    if len(paths) > _SPELLING_POOL:
+        return []  # difflib over thousands of long, alike paths: minutes, and no answer
     return difflib.get_close_matches(named, paths, n=2, cutoff=0.8)
+
+
+# How many documents a close spelling of a missing source's path is looked for among.
+_SPELLING_POOL = 2000
+
+
+def _same_folder_name(named: str, paths: list[str]) -> list[str]:
+    """Those of ``paths`` sharing a folder name with ``named`` that at most two of them have."""
+    folders = set(posixpath.dirname(named).split("/"))
+    counts: dict[str, int] = {}
+    for path in paths:
+        for folder in set(posixpath.dirname(path).lower().split("/")):
+            counts[folder] = counts.get(folder, 0) + 1
+    rare = {f for f in folders if 0 < counts.get(f, 0) <= 2}
+    return sorted(p for p in paths if rare & set(posixpath.dirname(p).lower().split("/")))[:2]
 
 
 # --- steps --------------------------------------------------------------------------------------
@@ -168,6 +214,10 @@ class StepBinding:
     meant: tuple[str, ...] = ()  # the names or pointers it may have meant (a near miss)
     candidates: tuple[Operation, ...] = ()  # AMBIGUOUS: every operation of that id
     source: ResolvedSource | None = None  # the source it names, when it names one
+    # How Arazzo 1.0 writes what it names, when it is written another way that a tool reads
+    # (Redocly's `<source>.<operationId>` for `$sourceDescriptions.<source>.<operationId>`):
+    # it is bound, and arazzo-unresolved-operation warns.
+    standard: str = ""
 
 
 def step_bindings(corpus: Context) -> tuple[StepBinding, ...]:
@@ -272,11 +322,27 @@ class _Binder:
             if unread is not None:
                 return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
         bound = self._by_id(written, written, read)
+        if bound.status == UNRESOLVED:
+            bound = self._shorthand(written) or bound
         if bound.status == UNRESOLVED and any(not s.checked for s in openapi):
             # The operation may be in the source not read: nothing is known.
             unread = next(s for s in openapi if not s.checked)
             return self.result(field, written, UNCHECKED, reason=_unread(unread), source=unread)
         return bound
+
+    def _shorthand(self, written: str) -> StepBinding | None:
+        """``<source>.<operationId>``: not Arazzo 1.0 (§4.6.5 qualifies an operationId as
+        `$sourceDescriptions.<name>.<operationId>`), but what Redocly's Respect runner reads.
+        Bound to the operation when the part before the first `.` names an OpenAPI source that
+        has the rest as an operationId (a bare operationId with a dot is looked up first)."""
+        name, dot, identifier = written.partition(".")
+        source = self.sources.get(name) if dot else None
+        if source is None or not source.is_openapi:
+            return None
+        bound = self._by_id(written, identifier, [source])
+        if bound.status != RESOLVED:
+            return None
+        return replace(bound, standard=f"$sourceDescriptions.{name}.{identifier}")
 
     def _by_id(self, written: str, identifier: str, sources: list[ResolvedSource]) -> StepBinding:
         field = "operationId"
@@ -323,6 +389,13 @@ class _Binder:
         field = "operationPath"
         parts = _OPERATION_PATH.match(written)
         if parts is None:
+            short = _SHORT_PATH.match(written)
+            if short is not None and short.group(1) in self.sources:
+                # `<source>#<pointer>`: not Arazzo 1.0, but what it means is plain.
+                bound = self._path_in(written, short.group(1), short.group(2))
+                if bound.status == RESOLVED:
+                    standard = f"{{$sourceDescriptions.{short.group(1)}.url}}#{short.group(2)}"
+                    return replace(bound, standard=standard)
             return self.result(
                 field,
                 written,
@@ -330,10 +403,15 @@ class _Binder:
                 reason="it is not `{$sourceDescriptions.<name>.url}#<JSON pointer>` "
                 "(Arazzo 1.0.1 §4.6.5)",
             )
-        source = self.named_source(field, written, parts.group(1))
+        return self._path_in(written, parts.group(1), parts.group(2))
+
+    def _path_in(self, written: str, name: str, fragment: str) -> StepBinding:
+        """The operation at the JSON pointer ``fragment`` of the source ``name``."""
+        field = "operationPath"
+        source = self.named_source(field, written, name)
         if isinstance(source, StepBinding):
             return source
-        pointer = unquote(parts.group(2))
+        pointer = unquote(fragment)
         held = self.by_document.get(source.path, []) if source.is_openapi else []
         for operation in held:
             if operation.pointer == pointer:
@@ -515,6 +593,54 @@ def operation_parameters(operation: Operation) -> tuple[list[DeclaredParameter],
             if isinstance(name, str) and isinstance(where, str):
                 found[(name, where)] = DeclaredParameter(name, where, at)
     return list(found.values()), whole
+
+
+@dataclass(frozen=True)
+class Credential:
+    """A parameter a security scheme of an operation supplies: the header, query parameter or
+    cookie a client sends its credential in, which OpenAPI describes by the scheme and not as a
+    parameter (OpenAPI 3.1 §4.8.12.1: a header parameter named `Authorization` is ignored)."""
+
+    name: str
+    in_: str  # "header" | "query" | "cookie"
+    scheme: str  # the security scheme's name
+    pointer: str  # where the scheme is declared
+
+
+def operation_credentials(operation: Operation) -> list[Credential]:
+    """The credentials the security requirements of ``operation`` name (OpenAPI 3.1 §4.8.10
+    `security`: its own, else the document's; Swagger 2.0 alike): `Authorization` for an `http`
+    (bearer, basic, ...), `oauth2` or `openIdConnect` scheme (3.x; Swagger 2.0's `basic` and
+    `oauth2`), the `name` of an `apiKey` scheme where its `in` says. A scheme given by a local
+    ``$ref`` is followed; one that names nothing supplies nothing."""
+    data = operation.document.data
+    if not isinstance(data, dict):
+        return []
+    own = _at(data, operation.pointer).get("security")
+    requirements = own if isinstance(own, list) else data.get("security")
+    components = data.get("components")
+    schemes, holder = (
+        (components.get("securitySchemes"), "/components/securitySchemes")
+        if isinstance(components, dict) and "securitySchemes" in components
+        else (data.get("securityDefinitions"), "/securityDefinitions")
+    )
+    if not isinstance(requirements, list) or not isinstance(schemes, dict):
+        return []
+    found: list[Credential] = []
+    named = {str(n) for r in requirements if isinstance(r, dict) for n in r}
+    for name in sorted(named):
+        at, scheme = follow_local(data, schemes.get(name), join_pointer(holder, name))
+        if not isinstance(scheme, dict):
+            continue
+        kind = scheme.get("type")
+        if kind in ("http", "basic", "oauth2", "openIdConnect"):
+            # RFC 9110 §11.6.2: the credentials of these schemes go in `Authorization`.
+            found.append(Credential("Authorization", "header", name, at))
+        elif kind == "apiKey":
+            key, where = scheme.get("name"), scheme.get("in")
+            if isinstance(key, str) and where in ("header", "query", "cookie"):
+                found.append(Credential(key, str(where), name, at))
+    return found
 
 
 def request_body(operation: Operation) -> tuple[str, Any]:
