@@ -245,10 +245,24 @@ def collected_apis(count: int) -> dict[str, str]:
     }
 
 
-def test_a_folder_collecting_apis_of_three_organisations_is_vendored(
+def test_a_folder_collecting_apis_of_three_organisations_one_marked_is_vendored(
     make_corpus: MakeCorpus,
 ) -> None:
-    assert findings_by_path(make_corpus(collected_apis(3))) == set()
+    files = collected_apis(3)
+    mark = ", x-origin: [{url: 'https://elsewhere.example.org/a.json'}]"
+    files["examples/apis/pay.yaml"] = files["examples/apis/pay.yaml"].replace(
+        "version: '1'", "version: '1'" + mark
+    )
+    assert findings_by_path(make_corpus(files)) == set()
+
+
+def test_a_repository_s_own_descriptions_of_other_companies_apis_are_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Three organisations' APIs, none marked as copied and none in a domain-named folder: a
+    collection its repository writes itself (one description per exchange) owns its defects."""
+    three = collected_apis(3)
+    assert findings_by_path(make_corpus(three)) == set(three)
 
 
 def test_a_folder_of_two_organisations_apis_is_not_a_collection(make_corpus: MakeCorpus) -> None:

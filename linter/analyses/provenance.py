@@ -617,7 +617,8 @@ def _third_party(corpus: Corpus) -> dict[str, Provenance]:
     """API documents copied from other companies, kept as a tool's input: one whose `info` bears
     a copier's mark (``_COPIER_MARK``); one in a folder named for its server's domain (APIs.guru's
     `provider.com/version/openapi.yaml` layout); the documents of a folder that collects the
-    APIs of three or more organisations (by their servers' domains), each of another."""
+    APIs of three or more organisations (by their servers' domains), each of another, one of
+    them marked or so placed."""
     found: dict[str, Provenance] = {}
     collections: dict[str, dict[str, tuple[str, str]]] = {}
     for path, document in corpus.documents.items():
@@ -655,6 +656,12 @@ def _third_party(corpus: Corpus) -> dict[str, Provenance]:
     for folder, members in sorted(collections.items()):
         labels = {label for _, label in members.values()}
         if len(labels) < ORGANISATIONS_IN_A_COLLECTION:
+            continue
+        # A folder of many organisations' APIs is a collection of copies only where one of them
+        # shows it was copied (a mark, a domain-named folder): a repository that writes its own
+        # descriptions of other companies' APIs (kanekoshoyu/exchange-collection: one document
+        # per exchange, none marked) owns their defects.
+        if not any(path in found for path in members):
             continue
         shown = ", ".join(sorted({domain for domain, _ in members.values()})[:4])
         for path in members:
