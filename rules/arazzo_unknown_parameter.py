@@ -44,11 +44,10 @@ Options
 Limitations
     Workflow-level `parameters` (applied to every step) are not checked. An operation one of
     whose parameters is a `$ref` to another file is checked only for what it declares in
-    place: a name not found there is not reported. A header the API takes as a credential
-    without declaring a security scheme for it (a gateway's key described only in prose) is
-    reported, with that declaration as the fix; other headers a client may send (`User-Agent`)
-    are not taken as known, but `Accept` and `Content-Type` never are unknown: OpenAPI ignores
-    a header parameter of those names. A workflow's `inputs` with
+    place: a name not found there is not reported. A header or cookie the operation does not
+    list is reported only as a near miss of one it does (`X-Api-Kye`): HTTP lets a client send
+    any header, and a gateway's key an API describes only in prose is sent and served; `Accept`
+    and `Content-Type` are never unknown (OpenAPI ignores a header parameter of those names). A workflow's `inputs` with
     `additionalProperties` or `patternProperties` (or no `properties`) takes any name.
 """
 
@@ -150,6 +149,12 @@ def _against_operation(binding: StepBinding) -> Iterator[Finding]:
         close = _close(name, [d.name for d in declared if not where or d.in_ == where])
         if not (elsewhere or close or whole):
             continue  # it may be the one a `$ref` to another file declares
+        if where in ("header", "cookie") and not (elsewhere or close):
+            # HTTP lets a client send any header (RFC 9110 §6.3) and an operation's list need
+            # not name them all: a gateway's key an API describes only in prose or a vendor
+            # extension is sent, and served (wso2/arazzo-tools, 20 labels false). Only a near
+            # miss of a declared one is a mistake worth a finding.
+            continue
         head = f"step `{step.step_id}`: parameter `{name}` (in: {where or '?'})"
         label = operation.label
         problem = f"{label} takes no such parameter"

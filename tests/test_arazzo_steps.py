@@ -399,9 +399,9 @@ def test_credential_parameters_a_security_scheme_of_the_operation_supplies_are_k
 ) -> None:
     """OpenAPI describes credentials by security schemes, not parameters (it ignores a header
     parameter named `Authorization`): a step passing the one its operation's scheme names
-    (the document's bearer `Authorization`, an operation's API key in the query) passes; the
-    same header for an operation that uses no scheme, or a gateway header no scheme names, is
-    reported, with declaring the scheme as the fix."""
+    (the document's bearer `Authorization`, an operation's API key in the query) passes; a
+    header no list or scheme names is sent and served (HTTP allows any), so it passes too; a
+    query key the operation does not take is reported, with declaring the scheme as the fix."""
     steps = (
         "      - stepId: add\n        operationId: addPet\n        parameters:\n"
         "          - {name: authorization, in: header, value: 'Bearer {$inputs.token}'}\n"
@@ -412,16 +412,36 @@ def test_credential_parameters_a_security_scheme_of_the_operation_supplies_are_k
         "          - {name: petId, in: path, value: $inputs.id}\n"
         "          - {name: Authorization, in: header, value: $inputs.token}\n"
         "          - {name: X-Gateway-Key, in: header, value: $inputs.key}\n"
+        "          - {name: api_key, in: query, value: $inputs.key}\n"
     )
     root = make_corpus({"api/pets.yaml": SECURED, "flows/main.arazzo.yaml": HEAD + steps})
     findings = run_rule(root, "arazzo-unknown-parameter")
-    assert [f.location.pointer for f in findings] == [
-        "/workflows/0/steps/1/parameters/1",  # listPets uses the API key only
-        "/workflows/0/steps/2/parameters/1",  # getPet uses none
-        "/workflows/0/steps/2/parameters/2",
-    ]
-    assert "declare it in api/pets.yaml as a security scheme" in findings[2].message
-    assert "`type: apiKey, in: header, name: X-Gateway-Key`" in findings[2].message
+    assert [f.location.pointer for f in findings] == ["/workflows/0/steps/2/parameters/3"]
+    assert "declare it in api/pets.yaml as a security scheme" in findings[0].message
+    assert "`type: apiKey, in: query, name: api_key`" in findings[0].message
+
+
+def test_a_gateway_header_the_api_does_not_list_is_sent_not_reported_but_a_near_miss_is(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A header the operation does not list is no defect of the step (a gateway's key an API
+    describes only in prose is sent and served); one a letter away from a header it does list
+    is a misspelling."""
+    api = (
+        "openapi: 3.1.0\ninfo: {title: Pets, version: 1.0.0}\npaths:\n  /pets:\n    get:\n"
+        "      operationId: listPets\n      parameters:\n"
+        "        - {name: X-Request-Id, in: header, schema: {type: string}}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    steps = (
+        "      - stepId: list\n        operationId: listPets\n        parameters:\n"
+        "          - {name: Internal-Key, in: header, value: $inputs.key}\n"
+        "          - {name: X-Reqest-Id, in: header, value: $inputs.id}\n"
+    )
+    root = make_corpus({"api/pets.yaml": api, "flows/main.arazzo.yaml": HEAD + steps})
+    [finding] = run_rule(root, "arazzo-unknown-parameter")
+    assert finding.location.pointer == "/workflows/0/steps/0/parameters/1"
+    assert "did you mean `X-Request-Id`" in finding.message
 
 
 def test_a_swagger_2_api_key_header_is_a_known_credential(make_corpus: MakeCorpus) -> None:
