@@ -262,6 +262,24 @@ def test_a_source_name_for_its_url_in_operation_paths_is_one_warning_per_documen
     assert bound == ["GET /pets", "GET /pets/{petId}"]
 
 
+def test_an_operation_path_written_without_the_braces_or_url_is_one_warning_not_an_error(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`$sourceDescriptions.pets#/paths/...` and `$sourceDescriptions.pets.url#/paths/...`
+    (Redocly's runner reads both) name the operation plainly: bound, and one warning saying
+    how Arazzo 1.0 writes it, not an error that the operation does not exist."""
+    steps = (
+        "      - {stepId: a, operationPath: '$sourceDescriptions.pets#/paths/~1pets/get'}\n"
+        "      - {stepId: b, operationPath: '$sourceDescriptions.pets.url#/paths/~1pets/get'}\n"
+    )
+    root = make_corpus(flows(steps))
+    [warning] = run_rule(root, "arazzo-unresolved-operation")
+    assert warning.severity.name == "WARNING"
+    assert "write `{$sourceDescriptions.pets.url}#/paths/~1pets/get`" in warning.message
+    bound = [b.operation.label for b in step_bindings(Context.load(root)) if b.operation]
+    assert bound == ["GET /pets", "GET /pets"]
+
+
 def test_a_bare_operation_id_two_sources_hold_is_ambiguous(make_corpus: MakeCorpus) -> None:
     head = HEAD.replace(
         "workflows:", "  - {name: copy, url: ../api/copy.yaml, type: openapi}\nworkflows:"

@@ -52,7 +52,9 @@ _QUALIFIED = re.compile(r"^\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.(.+)$")
 _OPERATION_PATH = re.compile(r"^\{\$sourceDescriptions\.([A-Za-z0-9_\-]+)\.url\}#(.*)$")
 # `<name>#<pointer>`: a source's name where its URL expression belongs (not Arazzo 1.0; a
 # catalogue's generator writes all its steps so).
-_SHORT_PATH = re.compile(r"^([A-Za-z0-9_\-]+)#(/.*)$")
+# Also the expression without its braces or `.url` (`$sourceDescriptions.<name>#<pointer>`,
+# `$sourceDescriptions.<name>.url#<pointer>`), as Redocly's runner reads it.
+_SHORT_PATH = re.compile(r"^(?:\$sourceDescriptions\.)?([A-Za-z0-9_\-]+)(?:\.url)?#(/.*)$")
 
 # How a source description resolves.
 FOUND = "found"  # a usable OpenAPI or Arazzo document of the corpus
