@@ -18,6 +18,7 @@ import yaml
 
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import build_outputs
 from speclint.analyses.overlays import (
     Action,
     actions_of,
@@ -723,3 +724,27 @@ def test_a_target_an_earlier_action_removed_is_unmatched(make_corpus: MakeCorpus
     root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions)})
     [finding] = run_rule(root, "overlay-target-unmatched")
     assert finding.location.pointer == "/actions/1/target"
+
+
+def test_a_guess_never_takes_the_document_a_build_writes_by_applying_the_overlay(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A package.json script writes `mock/openapi.yaml` by applying `mock/overlay.yaml` to
+    `openapi.yaml`: the output sits beside the overlay (nearest), lacks what the overlay removed,
+    and is no input of it; the overlay applies to `openapi.yaml`, where its targets resolve."""
+    actions = [
+        "  - target: $.paths['/pets/{petId}']\n    remove: true\n",
+        "  - target: $.info.title\n    update: Mock pets\n",
+    ]
+    output = API.replace("  /pets/{petId}:", "  /gone:").replace("title: Pets", "title: Mock")
+    script = "bump overlay openapi.yaml mock/overlay.yaml > mock/openapi.yaml"
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "mock/openapi.yaml": output,
+            "mock/overlay.yaml": overlay(*actions, extends=None),
+            "package.json": json.dumps({"name": "pets", "scripts": {"mock": script}}),
+        }
+    )
+    assert "mock/overlay.yaml" in build_outputs(Context.load(root))["mock/openapi.yaml"]
+    assert run_rule(root, "overlay-target-unmatched") == []

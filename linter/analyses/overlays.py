@@ -40,6 +40,7 @@ import jsonschema
 import yaml
 from jsonschema.protocols import Validator
 
+from speclint.analyses.downloads import build_outputs
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
@@ -193,7 +194,16 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
     the one that most targets select a node of, then the one of the plainest name (shortest
     path, then first by path): one document, so a defect is reported once, not once per copy."""
     data = document.data
-    apis = _apis(corpus)
+    # A document a build writes by applying this overlay (`bump overlay openapi.yaml
+    # overlays.yaml > out/openapi.yaml` in package.json; the command is the evidence
+    # ``downloads.build_outputs`` gives) is its output, never its input:
+    # bump-sh-examples/train-travel-api, 8 labels false.
+    outputs = {
+        path
+        for path, why in build_outputs(corpus).items()
+        if document.path in why or f" {posixpath.basename(document.path)} " in f" {why} "
+    }
+    apis = [api for api in _apis(corpus) if api.path not in outputs] or _apis(corpus)
     named = _file_versions(document.path)
     if named:
         # An overlay named for a version (`fixes-1.109.0.yaml`) is for the document of that
