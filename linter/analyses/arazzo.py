@@ -584,7 +584,7 @@ def operation_parameters(operation: Operation) -> tuple[list[DeclaredParameter],
     found: dict[tuple[str, str], DeclaredParameter] = {}
     whole = True
     for holder in (item_pointer, operation.pointer):
-        node = _at(data, holder)
+        node = mapping_at(data, holder)
         listed = node.get("parameters") if isinstance(node, dict) else None
         for index, entry in enumerate(listed if isinstance(listed, list) else ()):
             at, parameter = follow_local(data, entry, f"{holder}/parameters/{index}")
@@ -618,7 +618,7 @@ def operation_credentials(operation: Operation) -> list[Credential]:
     data = operation.document.data
     if not isinstance(data, dict):
         return []
-    own = _at(data, operation.pointer).get("security")
+    own = mapping_at(data, operation.pointer).get("security")
     requirements = own if isinstance(own, list) else data.get("security")
     components = data.get("components")
     schemes, holder = (
@@ -650,12 +650,14 @@ def request_body(operation: Operation) -> tuple[str, Any]:
     pointer; None when it has none or it is in another file."""
     return follow_local(
         operation.document.data,
-        _at(operation.document.data, operation.pointer).get("requestBody"),
+        mapping_at(operation.document.data, operation.pointer).get("requestBody"),
         f"{operation.pointer}/requestBody",
     )
 
 
-def _at(data: Any, pointer: str) -> Any:
+def mapping_at(data: Any, pointer: str) -> Any:
+    """The mapping at ``pointer`` of ``data``; an empty one where the pointer leads to nothing
+    or to no mapping (an operation's, a holder's members are read from it)."""
     node = data
     for token in split_pointer(pointer):
         if not isinstance(node, dict):

@@ -44,6 +44,7 @@ from speclint.analyses.arazzo import (
     RESOLVED,
     ResolvedSource,
     StepBinding,
+    mapping_at,
     near_names,
     resolved_sources,
     step_bindings,
@@ -838,7 +839,7 @@ def _responses(
     range), unless ``every`` or it declares none of them; None when one is in another file
     (what it declares is unknown here)."""
     data = operation.document.data
-    node = _at(data, operation.pointer)
+    node = mapping_at(data, operation.pointer)
     responses = node.get("responses") if isinstance(node, dict) else None
     if not isinstance(responses, dict) or not responses:
         return None
@@ -1016,15 +1017,6 @@ def _missing_token(
             return index, sorted(names), first_at or current[0]
         current = following
     return None
-
-
-def _at(data: Any, pointer: str) -> Any:
-    node = data
-    for token in split_pointer(pointer):
-        if not isinstance(node, dict):
-            return {}
-        node = node.get(token)
-    return node if isinstance(node, dict) else {}
 
 
 # --- targets and identifiers ---------------------------------------------------------------------
