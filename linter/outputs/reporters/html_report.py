@@ -39,7 +39,7 @@ from urllib.parse import quote
 
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity
-from speclint.outputs.reporters import Report
+from speclint.outputs.reporters import FixedFinding, Report, UncheckedFinding
 from speclint.outputs.reporters.markdown_report import (
     RELATED_SHOWN,
     by_severity,
@@ -354,35 +354,32 @@ def waived_section(report: Report) -> list[str]:
 
 def fixed_section(report: Report) -> list[str]:
     gate = report.gate
-    if gate is None or not gate.fixed:
-        return []
-    lines = ['<section id="fixed">', f"<h2>Fixed by this change ({len(gate.fixed)})</h2>", "<ul>"]
-    for fixed in gate.fixed:
-        where = f" <code>{text(fixed.where)}</code>" if fixed.where else ""
-        lines.append(
-            f"<li><code>{text(fixed.rule)}</code> at <code>{text(fixed.path)}</code>{where}: "
-            f"{message_html(first_line(fixed.message))}</li>"
-        )
-    return [*lines, "</ul>", "</section>"]
+    return _gone_section("fixed", "Fixed by this change", gate.fixed if gate else ())
 
 
 def unchecked_section(report: Report) -> list[str]:
     """The base's findings the head no longer checks (a file gone or unreadable, a `$ref` that
     no longer resolves): hidden by the change, not fixed by it (issue 48), with why."""
     gate = report.gate
-    if gate is None or not gate.no_longer_checked:
+    return _gone_section(
+        "unchecked", "No longer checked, not fixed", gate.no_longer_checked if gate else ()
+    )
+
+
+def _gone_section(
+    anchor: str, title: str, gone: Sequence[FixedFinding | UncheckedFinding]
+) -> list[str]:
+    """A list of the base's findings the head does not have, with why where it is said; none
+    when there are none."""
+    if not gone:
         return []
-    gone = gate.no_longer_checked
-    lines = [
-        '<section id="unchecked">',
-        f"<h2>No longer checked, not fixed ({len(gone)})</h2>",
-        "<ul>",
-    ]
+    lines = [f'<section id="{anchor}">', f"<h2>{title} ({len(gone)})</h2>", "<ul>"]
     for finding in gone:
         where = f" <code>{text(finding.where)}</code>" if finding.where else ""
+        why = f" ({text(finding.why)})" if isinstance(finding, UncheckedFinding) else ""
         lines.append(
             f"<li><code>{text(finding.rule)}</code> at <code>{text(finding.path)}</code>{where}: "
-            f"{message_html(first_line(finding.message))} ({text(finding.why)})</li>"
+            f"{message_html(first_line(finding.message))}{why}</li>"
         )
     return [*lines, "</ul>", "</section>"]
 
