@@ -53,7 +53,6 @@ Limitations
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -62,6 +61,7 @@ from speclint.analyses.arazzo import (
     Credential,
     DeclaredParameter,
     StepBinding,
+    near_names,
     operation_credentials,
     operation_parameters,
     step_bindings,
@@ -236,20 +236,8 @@ def _against_workflow(corpus: Context, binding: StepBinding) -> Iterator[Finding
         )
 
 
-def _joined(name: str) -> str:
-    return name.replace("_", "").replace("-", "").lower()
-
-
 def _close(name: str, names: list[str]) -> str | None:
-    """The declared name ``name`` most likely meant: the same in another letter case, else the
-    same words joined otherwise (``pet_id``, ``petId``), else a close spelling (difflib, ratio
-    0.75 or more)."""
-    for candidate in names:
-        if candidate.lower() == name.lower() and candidate != name:
-            return candidate
-    for candidate in names:
-        # `pet_id` for `petId`: the same words, joined otherwise.
-        if _joined(candidate) == _joined(name) and candidate != name:
-            return candidate
-    found = difflib.get_close_matches(name, names, n=1, cutoff=0.75)
-    return found[0] if found else None
+    """The declared name ``name`` most likely meant (``near_names``: letter case, word joins,
+    close spelling)."""
+    meant = near_names(name, names)
+    return meant[0] if meant else None

@@ -104,10 +104,16 @@ class ResolvedSource:
 
 
 def resolved_sources(corpus: Context, arazzo: ArazzoDocument) -> dict[str, ResolvedSource]:
-    """The document's source descriptions by name (the first of a repeated name), resolved."""
+    """The document's source descriptions by name (the first of a repeated name), resolved;
+    once a run (the bindings, the expressions and the targets all ask)."""
+    key = f"arazzo.sources:{arazzo.path}"
+    cached = corpus.memo.get(key)
+    if cached is not None:
+        return cast(dict[str, ResolvedSource], cached)
     found: dict[str, ResolvedSource] = {}
     for source in arazzo.source_descriptions:
         found.setdefault(source.name, resolve_source(corpus, arazzo.path, source))
+    corpus.memo[key] = found
     return found
 
 
@@ -294,7 +300,7 @@ class _Binder:
                 UNRESOLVED,
                 reason=f"the document declares no source description named `{name}`"
                 + (f" (it declares {_listed(names)})" if names else ""),
-                meant=tuple(_near(name, names)),
+                meant=tuple(near_names(name, names)),
             )
         if not source.checked:
             return self.result(field, written, UNCHECKED, reason=_unread(source), source=source)
@@ -383,7 +389,9 @@ class _Binder:
             written,
             UNRESOLVED,
             reason=reason,
-            meant=tuple(_near(identifier, sorted({op.identifier for op in held if op.identifier}))),
+            meant=tuple(
+                near_names(identifier, sorted({op.identifier for op in held if op.identifier}))
+            ),
             source=sources[0] if len(sources) == 1 else None,
         )
 
@@ -470,7 +478,7 @@ class _Binder:
         """The workflows of this document a workflowId qualified by a source holding none may
         have meant: the same id, else a near one."""
         local = [w.workflow_id for w in self.arazzo.workflows if w.workflow_id]
-        return (identifier,) if identifier in local else tuple(_near(identifier, local))
+        return (identifier,) if identifier in local else tuple(near_names(identifier, local))
 
     def _workflow_in(
         self,
@@ -496,7 +504,7 @@ class _Binder:
             written,
             UNRESOLVED,
             reason=f"{arazzo.path} has no workflow `{identifier}`",
-            meant=tuple(_near(identifier, names)),
+            meant=tuple(near_names(identifier, names)),
             source=source,
         )
 
@@ -528,9 +536,10 @@ def _listed(names: Iterable[str]) -> str:
     return ", ".join(shown)
 
 
-def _near(name: str, names: Iterable[str]) -> list[str]:
+def near_names(name: str, names: Iterable[str]) -> list[str]:
     """What ``name`` may have meant among ``names``: the same name in another letter case, else
-    the same words joined otherwise, else the closest spellings (difflib, ratio 0.75 or more)."""
+    the same words joined otherwise, else the closest spellings (difflib, ratio 0.75 or more):
+    the near miss the Arazzo analyses and rules name in their fix."""
     pool = sorted(set(names))
     same = [n for n in pool if n.lower() == name.lower() and n != name]
     if same:
@@ -664,9 +673,3 @@ def mapping_at(data: Any, pointer: str) -> Any:
             return {}
         node = node.get(token)
     return node if isinstance(node, dict) else {}
-
-
-def near_names(name: str, names: Iterable[str]) -> list[str]:
-    """What ``name`` may have meant among ``names`` (letter case, word joins, close spelling):
-    the near miss other Arazzo analyses name in their fix."""
-    return _near(name, names)
