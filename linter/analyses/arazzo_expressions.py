@@ -1174,25 +1174,25 @@ class Duplicate:
 def duplicate_ids(arazzo: ArazzoDocument) -> Iterator[Duplicate]:
     """Each repeat of a workflowId (§4.6.4: unique among the document's workflows), a stepId
     (§4.6.5: unique within its workflow) or a source description name (§4.6.3: unique)."""
-    seen: dict[str, Location] = {}
-    for source in arazzo.source_descriptions:
-        if source.name in seen:
-            yield Duplicate(arazzo, "source description name", source.name, "the document",
-                            source.location, seen[source.name])  # fmt: skip
-        elif source.name:
-            seen[source.name] = source.location
-    workflows: dict[str, Location] = {}
+    named = [(s.name, s.location) for s in arazzo.source_descriptions]
+    yield from _repeats(arazzo, "source description name", "the document", named)
+    # In document order: a workflow's repeat, then its steps' repeats.
+    flows = [(w.workflow_id, w.location) for w in arazzo.workflows]
+    repeated = {d.repeat: d for d in _repeats(arazzo, "workflowId", "the document", flows)}
     for workflow in arazzo.workflows:
-        if workflow.workflow_id in workflows:
-            yield Duplicate(arazzo, "workflowId", workflow.workflow_id, "the document",
-                            workflow.location, workflows[workflow.workflow_id])  # fmt: skip
-        elif workflow.workflow_id:
-            workflows[workflow.workflow_id] = workflow.location
-        steps: dict[str, Location] = {}
-        for step in workflow.steps:
-            if step.step_id in steps:
-                yield Duplicate(arazzo, "stepId", step.step_id,
-                                f"workflow `{workflow.workflow_id}`", step.location,
-                                steps[step.step_id])  # fmt: skip
-            elif step.step_id:
-                steps[step.step_id] = step.location
+        if workflow.location in repeated:
+            yield repeated[workflow.location]
+        steps = [(s.step_id, s.location) for s in workflow.steps]
+        yield from _repeats(arazzo, "stepId", f"workflow `{workflow.workflow_id}`", steps)
+
+
+def _repeats(
+    arazzo: ArazzoDocument, what: str, scope: str, named: list[tuple[str, Location]]
+) -> Iterator[Duplicate]:
+    """Each later place of a name given first at another (an empty name is no name)."""
+    seen: dict[str, Location] = {}
+    for name, location in named:
+        if name in seen:
+            yield Duplicate(arazzo, what, name, scope, location, seen[name])
+        elif name:
+            seen[name] = location
