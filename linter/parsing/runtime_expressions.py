@@ -126,11 +126,3 @@ def name_prefixes(rest: str) -> Iterator[str]:
     for index in range(len(rest) - 1, 0, -1):
         if rest[index] in ".[#":
             yield rest[:index]
-
-
-def split_pointer_suffix(rest: str) -> tuple[str, str | None]:
-    """``rest`` without a ``#<pointer>`` suffix, and the pointer (None when there is none)."""
-    if "#" not in rest:
-        return rest, None
-    head, pointer = rest.split("#", 1)
-    return head, pointer
