@@ -98,10 +98,15 @@ def build_outputs(corpus: Corpus) -> dict[str, str]:
     ``> path``: a generator's output; not a download, which is :func:`downloads`') -> the
     evidence. Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from
     a guide's fences (an example there may write anything)."""
+    cached: dict[str, str] | None = corpus.memo.get("downloads.build_outputs")
+    if cached is not None:
+        return cached
     found: dict[str, str] = {}
     for path, _, _, evidence in _build_writes(corpus):
         found.setdefault(path, evidence)
-    return dict(sorted(found.items()))
+    # once a run: provenance asks, and each overlay without `extends` (its guessed document)
+    corpus.memo["downloads.build_outputs"] = result = dict(sorted(found.items()))
+    return result
 
 
 # A program of the repository a build command runs, by its file's extension.
