@@ -207,7 +207,9 @@ def _not_checked(overlay: Document, why: str) -> Finding:
         ID,
         Severity.INFO,
         f"overlay not checked: {why}; its targets are not known to match nothing",
-        overlay.location("/extends" if "extends" in overlay.data else ""),
+        overlay.location(
+            "/extends" if isinstance(overlay.data, dict) and "extends" in overlay.data else ""
+        ),
         key="not-checked",
         coverage="overlay-target",
     )
