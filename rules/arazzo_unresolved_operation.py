@@ -13,10 +13,11 @@ What it does
     RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
     OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
     qualified). A source description name the document does not declare is reported here too.
-    Redocly's shorthand `<source>.<operationId>` (`pets.getPet`) and a generator's
-    `<source>#<pointer>` operationPath, which Arazzo 1.0 does not define, are one warning per
-    document that says how to write them (`$sourceDescriptions.pets.getPet`,
-    `{$sourceDescriptions.pets.url}#/paths/~1pets/get`) when the source has that operation;
+    Redocly's shorthands `<source>.<operationId>` (`pets.getPet`) and
+    `$sourceDescriptions.<source>.workflows.<workflowId>`, and a generator's `<source>#<pointer>`
+    operationPath, which Arazzo 1.0 does not define, are one warning per document and field
+    that says how to write them (`$sourceDescriptions.pets.getPet`,
+    `{$sourceDescriptions.pets.url}#/paths/~1pets/get`) when the source has what they name;
     the steps are checked against it.
 
 Why is this bad?
@@ -88,8 +89,14 @@ def _shorthand(document: Document, bindings: list[StepBinding]) -> Finding:
     Arazzo 1.0 does not define but whose meaning is plain (a generator writes every step so:
     the fix is one for the document)."""
     first = bindings[0]
-    operation = first.operation
-    assert operation is not None
+    if first.operation is not None:
+        operation = first.operation
+        named = f"{operation.label} of {operation.document.path}"
+        declared = operation.document.location(operation.pointer, note=operation.label)
+    else:
+        assert first.called is not None and first.called_in is not None
+        named = f"workflow `{first.called.workflow_id}` of {first.called_in.path}"
+        declared = first.called.location
     more = len(bindings) - 1
     also = f" (and {more} more step{'s' if more > 1 else ''} of this document)" if more else ""
     return Finding(
@@ -97,12 +104,12 @@ def _shorthand(document: Document, bindings: list[StepBinding]) -> Finding:
         Severity.WARNING,
         headed(
             f"step `{first.step.step_id}`: {first.field} `{first.written}`{also} is not Arazzo "
-            f"1.0, though it names {operation.label} of {operation.document.path}",
+            f"1.0, though it names {named}",
             f"; write `{first.standard}` (Arazzo 1.0.1 §4.6.5), which every Arazzo tool reads",
         ),
         document.location(f"{first.step.pointer}/{first.field}"),
         related=(
-            operation.document.location(operation.pointer, note=operation.label),
+            declared,
             *(
                 document.location(f"{b.step.pointer}/{b.field}", note=f"`{b.written}`")
                 for b in bindings[1:6]
@@ -116,7 +123,7 @@ def _unresolved(
     corpus: Context, shorthands: dict[tuple[str, str], list[StepBinding]]
 ) -> Iterator[Finding]:
     for binding in step_bindings(corpus):
-        if binding.status == RESOLVED and binding.standard and binding.operation is not None:
+        if binding.status == RESOLVED and binding.standard:
             shorthands.setdefault((binding.arazzo.path, binding.field), []).append(binding)
             continue
         if binding.status not in (UNRESOLVED, AMBIGUOUS):

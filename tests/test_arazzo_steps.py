@@ -343,6 +343,41 @@ def test_a_workflow_id_of_an_arazzo_source_resolves_there(make_corpus: MakeCorpu
     assert [r.path for r in finding.related] == ["flows/shared.arazzo.yaml"]
 
 
+def test_redoclys_workflows_segment_in_a_qualified_workflow_id_is_a_warning_saying_how_to_write_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`$sourceDescriptions.shared.workflows.login` is Redocly Respect's form for
+    `$sourceDescriptions.shared.login`: bound to the workflow, one warning with the standard
+    form (not "no workflow `workflows.login`"); a `workflows.` prefix before a workflow the
+    source lacks is still unresolved, and a local `workflows.x` is not read so."""
+    head = HEAD.replace(
+        "workflows:", "  - {name: shared, url: ./shared.arazzo.yaml, type: arazzo}\nworkflows:"
+    )
+    files = flows(
+        "      - {stepId: a, workflowId: $sourceDescriptions.shared.workflows.login}\n"
+        "      - {stepId: b, workflowId: $sourceDescriptions.shared.workflows.logon}\n"
+        "      - {stepId: c, workflowId: workflows.main}\n",
+        head,
+    )
+    files["flows/shared.arazzo.yaml"] = HEAD.replace("main", "login") + (
+        "      - {stepId: c, operationId: listPets}\n"
+    )
+    root = make_corpus(files)
+    findings = sorted(run_rule(root, "arazzo-unresolved-operation"), key=lambda f: f.location.line)
+    assert [(f.location.pointer, f.severity.name) for f in findings] == [
+        ("/workflows/0/steps/0/workflowId", "WARNING"),
+        ("/workflows/0/steps/1/workflowId", "ERROR"),
+        ("/workflows/0/steps/2/workflowId", "ERROR"),
+    ]
+    warning = findings[0]
+    assert "names workflow `login` of flows/shared.arazzo.yaml" in warning.message
+    assert "write `$sourceDescriptions.shared.login`" in warning.message
+    assert [r.path for r in warning.related] == ["flows/shared.arazzo.yaml"]
+    bound = step_bindings(Context.load(root))[0]
+    assert bound.status == RESOLVED and bound.called is not None
+    assert bound.called.workflow_id == "login"
+
+
 # --- parameters ----------------------------------------------------------------------------------
 
 

@@ -498,6 +498,14 @@ class _Binder:
                 evidence=f"workflowId `{identifier}` of {arazzo.path}",
                 source=source,
             )
+        segment, dot, rest = identifier.partition(".")
+        if source is not None and dot and segment == "workflows" and arazzo.workflow(rest):
+            # `$sourceDescriptions.<name>.workflows.<workflowId>`: not Arazzo 1.0 (§4.6.5
+            # qualifies a workflowId with the source name alone), but what Redocly's Respect
+            # runner reads; its meaning is plain, so it is bound, with the standard form.
+            bound = self._workflow_in(written, rest, arazzo, source)
+            standard = f"$sourceDescriptions.{source.description.name}.{rest}"
+            return replace(bound, standard=standard)
         names = [w.workflow_id for w in arazzo.workflows if w.workflow_id]
         return self.result(
             "workflowId",
