@@ -230,7 +230,7 @@ def test_a_label_judges_its_finding_only_at_the_severity_it_was_read() -> None:
 # Batches chosen for one issue's new document kinds rather than to resemble OpenWOP, smaller than
 # 15 because few public repositories hold those kinds: batch 7, the Arazzo and Overlay users and
 # tools of issue 49 (8 repositories).
-KIND_BATCHES = {7: 8}
+KIND_BATCHES = {7: 8, 8: 8}
 
 
 def test_each_later_batch_has_fifteen_repositories_and_its_first_read_record() -> None:
