@@ -6,7 +6,9 @@ What it does
     OAI/Overlay-Specification, shipped inside speclint: `speclint/data/overlay`), offline.
     Each violation is reported at its node with the most specific reason the schema gives. An
     overlay of a release speclint ships no schema of (`1.1.0`) gets an `info` that it was
-    not checked, never an error.
+    not checked, never an error. An overlay in a design folder (`proposals/`: a draft, often
+    in the draft's syntax) or an archive (`overlays_archive/`: the record of an edit already
+    applied) is told at `info`, with the advice saying which it is.
 
 Why is this bad?
     An overlay tool refuses or misapplies an invalid overlay: an action without `target` is
@@ -48,7 +50,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.overlays import OVERLAY_SCHEMAS, overlay_validator, schema_release
 from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import ERRORS_COUNTED, capped, located
+from speclint.analyses.validation import ERRORS_COUNTED, capped, located, standing
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -86,16 +88,17 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 coverage="no-schema",
             )
         ]
+    severity, advice = standing(document.path, SEVERITY)
     found = []
     for pointer, message, key in located(overlay_validator().iter_errors(data), ERRORS_COUNTED):
         found.append(
             Finding(
                 ID,
-                SEVERITY,
+                severity,
                 headed(
                     f"{pointer or '/'}: {message}",
                     "; fix it so the overlay is valid Overlay 1.0 (an overlay tool refuses it "
-                    "or skips the action)",
+                    f"or skips the action){advice}",
                     message,
                 ),
                 document.location(pointer),

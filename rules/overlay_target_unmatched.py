@@ -13,7 +13,9 @@ What it does
     archived overlay of another version of it), or whose file name names a version
     (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
     is named for none and declares another release in `info.version` (`1.140.0`: major or
-    minor differ).
+    minor differ). An overlay in an archive (`overlays_archive/`, `overlay-archives/`,
+    `archive/`) is the record of an edit already applied, to a release the repository may no
+    longer hold: it is not applied, and the run counts it among what it did not check.
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
@@ -68,6 +70,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.overlays import (
     Action,
+    Applied,
     actions_of,
     applied_to,
     near_names,
@@ -95,13 +98,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         if not overlay.usable:
             continue
         actions = actions_of(overlay.data)
-        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
-        if legacy:
-            # A defect of the overlay itself, whichever document it applies to.
-            yield _legacy_dialect(overlay, legacy)
         applied = applied_to(corpus, overlay)
+        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
+        if legacy and applied.coverage != "overlay-record":
+            # A defect of the overlay itself, whichever document it applies to; an archived
+            # overlay's record is not edited (its tool read it when it was applied).
+            yield _legacy_dialect(overlay, legacy)
         if not applied.paths:
-            yield _not_checked(overlay, applied.why)
+            yield _not_checked(overlay, applied)
             continue
         documents = [corpus.documents[path] for path in applied.paths]
         for action in actions:
@@ -202,14 +206,14 @@ def _syntax_fix(reason: str) -> str:
     return "write it as RFC 9535 says, as overlay tools read it (`$.paths['/pets'].get`)"
 
 
-def _not_checked(overlay: Document, why: str) -> Finding:
+def _not_checked(overlay: Document, applied: Applied) -> Finding:
     return Finding(
         ID,
         Severity.INFO,
-        f"overlay not checked: {why}; its targets are not known to match nothing",
+        f"overlay not checked: {applied.why}; its targets are not known to match nothing",
         overlay.location(
             "/extends" if isinstance(overlay.data, dict) and "extends" in overlay.data else ""
         ),
         key="not-checked",
-        coverage="overlay-target",
+        coverage=applied.coverage,
     )

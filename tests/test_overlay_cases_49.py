@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_rule
+from conftest import run_cli, run_rule, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.overlays import applied_to
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.parsing.kinds import archive_folder, in_record_folder
 
@@ -72,6 +73,44 @@ def test_a_file_named_like_an_archive_is_not_in_one() -> None:
     assert not in_record_folder("scripts/overlays_archive.yaml")
 
 
+def test_an_overlay_in_an_archive_folder_is_a_record_not_applied(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": API,
+            "scripts/overlays_archive/fix.yaml": overlay(UNMATCHED, BREAKING),
+        }
+    )
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-record"
+    assert "archive" in note.message
+    assert run_rule(root, "overlay-breaks-document") == []
+    run = run_cli("check", str(root), "--preview")
+    assert "1 archived OpenAPI Overlay (the record of an edit already applied)" in run.output
+    # The same overlay outside the archive is checked.
+    root = write_files(
+        tmp_path / "kept", {"openapi.yaml": API, "scripts/fix.yaml": overlay(UNMATCHED, BREAKING)}
+    )
+    assert [f.coverage for f in run_rule(root, "overlay-target-unmatched")] == [None]
+    assert len(run_rule(root, "overlay-breaks-document")) == 1
+
+
+def test_an_archived_overlay_in_a_legacy_dialect_is_not_reported(make_corpus: MakeCorpus) -> None:
+    legacy = "  - target: $.paths./pets.get\n    update: {summary: s}\n"
+    root = make_corpus({"openapi.yaml": API, "overlay-archives/fix.yaml": overlay(legacy)})
+    assert [f.coverage for f in run_rule(root, "overlay-target-unmatched")] == ["overlay-record"]
+
+
+def test_an_invalid_overlay_in_an_archive_folder_is_told_at_info(make_corpus: MakeCorpus) -> None:
+    misspelt = "  - target: $.paths['/pets']\n    remvoe: true\n"
+    root = make_corpus({"openapi.yaml": API, "old_archive/fix.yaml": overlay(misspelt)})
+    [finding] = run_rule(root, "overlay-invalid")
+    assert finding.severity is Severity.INFO
+    assert finding.message.endswith("(an archived file: the record of what was, kept as it was "
+                                    "and not maintained)")  # fmt: skip
+
+
 def test_a_page_in_a_qualified_archive_folder_is_a_record_for_broken_link(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -79,3 +118,47 @@ def test_a_page_in_a_qualified_archive_folder_is_a_record_for_broken_link(
     root = make_corpus({"docs/old_archive/notes.md": page, "docs/notes.md": page})
     paths = [f.location.path for f in run_rule(root, "broken-link")]
     assert paths == ["docs/notes.md"]
+
+
+# 2. Design folders
+
+DRAFT = """overlay: 1.0.0
+info: {title: A proposal's example, version: 1.0.0}
+updates:
+  - target: $.info
+    merge: {x-draft: true}
+"""
+
+
+def test_a_draft_overlay_in_a_proposals_folder_is_told_at_info(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    root = make_corpus({"proposals/Overlays/Changes.yml": DRAFT})
+    findings = run_rule(root, "overlay-invalid")
+    assert findings
+    assert {f.severity for f in findings} == {Severity.INFO}
+    assert all(
+        f.message.endswith("(a design record's file: a draft, not the specification)")
+        for f in findings
+    )
+    root = write_files(tmp_path / "kept", {"overlays/Changes.yml": DRAFT})
+    assert {f.severity for f in run_rule(root, "overlay-invalid")} == {Severity.ERROR}
+
+
+def test_an_arazzo_draft_in_a_proposals_folder_is_told_at_info(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    draft = (
+        "arazzo: 1.0.1\ninfo: {title: Draft, version: 1.0.0}\n"
+        "sourceDescriptions: [{name: pets, url: ./pets.yaml, type: openapi}]\n"
+        "workflows:\n  - workflowId: adopt\n    steps:\n"
+        "      - {stepId: find, operationId: a, operationPath: x}\n"
+    )
+    root = make_corpus({"proposals/adopt.arazzo.yaml": draft})
+    findings = run_rule(root, "arazzo-invalid")
+    assert findings
+    assert {f.severity for f in findings} == {Severity.INFO}
+    assert all("(a design record's file: a draft, not the specification)" in f.message
+               for f in findings)  # fmt: skip
+    root = write_files(tmp_path / "kept", {"workflows/adopt.arazzo.yaml": draft})
+    assert {f.severity for f in run_rule(root, "arazzo-invalid")} == {Severity.ERROR}

@@ -42,7 +42,7 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.downloads import build_outputs
 from speclint.model.corpus import Corpus, Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_record_folder
 from speclint.parsing.structured import join_pointer
 from speclint.parsing.versions import names_version
 
@@ -146,14 +146,28 @@ class Applied:
 
     paths: tuple[str, ...]
     why: str = ""
+    # The kind of the run's "not checked" note when there are no ``paths``
+    # (``speclint.run.coverage.KINDS``): an archived overlay's is a record's, not a gap.
+    coverage: str = "overlay-target"
 
 
 def applied_to(corpus: Corpus, document: Document) -> Applied:
     """Where the rules check an overlay's actions. Its ``extends`` when it has one (Overlay
     1.0.0 §4.4.1): a corpus OpenAPI document, or none at all (a remote URL, a file the
     repository does not hold: not guessed at, since what the overlay edits is elsewhere). With
-    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in."""
+    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in.
+    None for an overlay in an archive or another folder of records (``in_record_folder``:
+    seqeralabs/docs' ``overlays_archive/``): the record of an edit already applied, to a
+    release of the document the repository no longer holds, so today's document is not
+    what it was written for (issue 49: 71 findings labelled false or noise)."""
     data = document.data
+    if in_record_folder(document.path):
+        return Applied(
+            (),
+            "it lies in an archive (a record of an edit already applied, to an earlier "
+            "release of its document)",
+            coverage="overlay-record",
+        )
     extends = data.get("extends") if isinstance(data, dict) else None
     if isinstance(extends, str):
         named = _local(document.path, extends)
