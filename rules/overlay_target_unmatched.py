@@ -13,9 +13,10 @@ What it does
     archived overlay of another version of it), or whose file name names a version
     (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
     is named for none and declares another release in `info.version` (`1.140.0`: major or
-    minor differ). An overlay in an archive (`overlays_archive/`, `overlay-archives/`,
-    `archive/`) is the record of an edit already applied, to a release the repository may no
-    longer hold: it is not applied, and the run counts it among what it did not check.
+    minor differ). An overlay in an archive (`overlays_archive/`,
+    `overlay-archives/`, `archive/`) is the record of an edit already applied, to a release
+    the repository may no longer hold: it is not applied, and the run counts it among what it
+    did not check. Nor is an overlay of a release speclint ships no Overlay schema of.
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
@@ -76,6 +77,7 @@ from speclint.analyses.overlays import (
     near_names,
     nearest,
     overlaid,
+    schema_release,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
@@ -95,7 +97,9 @@ RELATED_TARGETS = 20
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for overlay in corpus.of_kind(DocumentKind.OVERLAY):
-        if not overlay.usable:
+        # An overlay of a release speclint ships no schema of is not checked by any overlay
+        # rule (overlay-invalid says so): its actions may be ones speclint does not know.
+        if not overlay.usable or schema_release(overlay.data) is None:
             continue
         actions = actions_of(overlay.data)
         applied = applied_to(corpus, overlay)

@@ -162,3 +162,67 @@ def test_an_arazzo_draft_in_a_proposals_folder_is_told_at_info(
                for f in findings)  # fmt: skip
     root = write_files(tmp_path / "kept", {"workflows/adopt.arazzo.yaml": draft})
     assert {f.severity for f in run_rule(root, "arazzo-invalid")} == {Severity.ERROR}
+
+
+# 3. Overlay 1.1
+
+
+def test_an_overlay_1_0_with_the_1_1_info_description_is_valid(make_corpus: MakeCorpus) -> None:
+    fix = overlay("  - target: $.info\n    update: {x-a: 1}\n", info=", description: Why")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": fix})
+    assert run_rule(root, "overlay-invalid") == []
+    # Not a string: what the 1.1 schema would reject too.
+    fix = overlay("  - target: $.info\n    update: {x-a: 1}\n", info=", description: [Why]")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": fix})
+    [finding] = run_rule(root, "overlay-invalid")
+    assert finding.location.pointer == "/info"
+
+
+def test_an_overlay_1_0_with_a_1_1_copy_action_still_fails(make_corpus: MakeCorpus) -> None:
+    fix = overlay("  - target: $.info\n    copy: $.paths\n")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": fix})
+    [finding] = run_rule(root, "overlay-invalid")
+    assert "'copy'" in finding.message or '"copy"' in finding.message
+
+
+def test_an_overlay_1_1_is_validated_against_the_1_1_schema(make_corpus: MakeCorpus) -> None:
+    valid = overlay(
+        "  - target: $.info\n    copy: $.paths\n", version="1.1.0", info=", description: Why"
+    )
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": valid})
+    assert run_rule(root, "overlay-invalid") == []
+    wrong = overlay("  - target: $.info\n    copy: [$.paths]\n", version="1.1.0")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": wrong})
+    [finding] = run_rule(root, "overlay-invalid")
+    assert finding.location.pointer == "/actions/0/copy"
+    assert "valid Overlay 1.1" in finding.message
+
+
+def test_every_overlay_rule_checks_an_overlay_1_1(make_corpus: MakeCorpus) -> None:
+    # A copy (1.1.0 §4.4.3) of a response into the one the action's target selects: applied,
+    # so that the target selects something afterwards and the result is judged.
+    moved = (
+        "  - target: $.paths['/pets'].get.responses\n"
+        "    update: {'404': {}}\n"
+        "  - target: $.paths['/pets'].get.responses['404']\n"
+        "    copy: $.paths['/pets'].get.responses['200']\n"
+    )
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(moved, version="1.1.0",
+                                                                     head="extends: openapi.yaml\n")})  # fmt: skip
+    assert run_rule(root, "overlay-invalid") == []
+    assert run_rule(root, "overlay-target-unmatched") == []
+    assert run_rule(root, "overlay-breaks-document") == []  # the `404` has the `200`'s description
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(UNMATCHED, BREAKING,
+                        version="1.1.0", head="extends: openapi.yaml\n")})  # fmt: skip
+    assert len(run_rule(root, "overlay-target-unmatched")) == 1
+    assert len(run_rule(root, "overlay-breaks-document")) == 1
+
+
+def test_an_overlay_of_a_release_without_a_schema_is_checked_by_no_rule(
+    make_corpus: MakeCorpus,
+) -> None:
+    fix = overlay(UNMATCHED, BREAKING, version="1.2.0", head="extends: openapi.yaml\n")
+    root = make_corpus({"openapi.yaml": API, "overlay.yaml": fix})
+    assert [f.coverage for f in run_rule(root, "overlay-invalid")] == ["no-schema"]
+    assert run_rule(root, "overlay-target-unmatched") == []
+    assert run_rule(root, "overlay-breaks-document") == []

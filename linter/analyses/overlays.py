@@ -18,9 +18,11 @@ Which document an overlay applies to, as ``speclint files`` says it, follows onl
 plain prefixes. The rules read more (issue 49): each target evaluated as the RFC 9535 JSONPath
 it is (:func:`compiled`, by jsonpath-rfc9535) against the document the overlay applies to
 (:func:`applied_to`: its ``extends``, a corpus file, else the document its targets point into),
-the overlay validated against the official Overlay 1.0 JSON Schema (:func:`overlay_validator`,
-vendored in ``speclint/data/overlay`` with its licence and provenance), and its actions applied
-in order to a copy of that document (:func:`apply_action`, Overlay 1.0.0 §4.4.3).
+the overlay validated against the official Overlay JSON Schema of its release, 1.0 or 1.1
+(:func:`overlay_validator`, vendored in ``speclint/data/overlay`` with its licence and
+provenance), and its actions applied in order to a copy of that document (:func:`apply_action`,
+Overlay 1.0.0 and 1.1.0 §4.4.3). An overlay in an archive is applied to nothing
+(:func:`applied_to`).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from speclint.parsing.versions import names_version
 
 OVERLAY_DATA = "data/overlay"
 # The Overlay releases whose official JSON Schema speclint ships (``speclint/data/overlay``).
-OVERLAY_SCHEMAS = {"1.0": "1.0.yaml"}
+OVERLAY_SCHEMAS = {"1.0": "1.0.yaml", "1.1": "1.1.yaml"}
 
 # A plain member of a JSONPath target: `.name` or `['name']` / `["name"]`.
 _MEMBER = re.compile(r"\.([A-Za-z0-9_$-]+)|\[(['\"])(.*?)\2\]")
@@ -122,9 +124,10 @@ def _resolved(data: Any, members: list[str]) -> int:
 
 
 @cache
-def overlay_validator() -> Validator:
-    """The validator of the official Overlay 1.0 JSON Schema (vendored: PROVENANCE.json)."""
-    text = resources.files("speclint").joinpath(OVERLAY_DATA, OVERLAY_SCHEMAS["1.0"])
+def overlay_validator(release: str = "1.0") -> Validator:
+    """The validator of the official Overlay JSON Schema of ``release`` (a key of
+    ``OVERLAY_SCHEMAS``; vendored: PROVENANCE.json)."""
+    text = resources.files("speclint").joinpath(OVERLAY_DATA, OVERLAY_SCHEMAS[release])
     schema = yaml.safe_load(text.read_text("utf-8"))
     # 2020-12, self-contained (its `$ref`s are to its own `$defs`); `format` is an annotation.
     validator: Validator = jsonschema.Draft202012Validator(schema)
@@ -132,8 +135,9 @@ def overlay_validator() -> Validator:
 
 
 def schema_release(data: Any) -> str | None:
-    """The release of the shipped schema that judges ``data`` (``1.0`` for ``overlay: 1.0.x``),
-    or None: a release speclint ships no schema of (``1.1.0``)."""
+    """The release of the shipped schema that judges ``data`` (``1.0`` for ``overlay: 1.0.x``,
+    ``1.1`` for ``1.1.x``), or None: a release speclint ships no schema of (``1.2.0``). The
+    overlay rules check an overlay of a shipped release only, and each the same way."""
     declared = str(data.get("overlay", "")) if isinstance(data, dict) else ""
     release = ".".join(declared.split(".")[:2])
     return release if release in OVERLAY_SCHEMAS else None
@@ -365,6 +369,10 @@ class Action:
     # The target as RFC 9535 spells Speakeasy's legacy reading of it (``legacy_reading``), when
     # the overlay is read in that dialect and the target is no RFC 9535 JSONPath; else "".
     legacy: str = ""
+    # Overlay 1.1: the JSONPath of the one node whose value is merged into the target's, as
+    # an `update` is (1.1.0 §4.4.3 `copy`); None in a 1.0 overlay, which has no such action.
+    copy: str | None = None
+    release: str = "1.0"  # the Overlay release whose semantics apply (``schema_release``)
 
     @property
     def query(self) -> jsonpath_rfc9535.JSONPathQuery | str:
@@ -383,6 +391,7 @@ def actions_of(data: Any) -> list[Action]:
     schema's: ``overlay-invalid``)."""
     listed = data.get("actions") if isinstance(data, dict) else None
     legacy = legacy_dialect(data)
+    release = schema_release(data) or "1.0"
     found = []
     for index, action in enumerate(listed if isinstance(listed, list) else ()):
         if isinstance(action, dict) and isinstance(action.get("target"), str):
@@ -397,6 +406,10 @@ def actions_of(data: Any) -> list[Action]:
                     legacy=(legacy_reading(target) or "")
                     if legacy and isinstance(compiled(target), str)
                     else "",
+                    copy=action["copy"]
+                    if release == "1.1" and isinstance(action.get("copy"), str)
+                    else None,
+                    release=release,
                 )
             )
     return found
@@ -542,7 +555,10 @@ def apply_action(data: Any, action: Action) -> Any:
     otherwise an ``update`` is merged into each selected object (recursively, members of the
     update replacing those of the same name that are not both objects) or appended to each
     selected array (an array update: its items, concatenated). A primitive node selected is left as it is (the specification allows only
-    objects and arrays), and so is everything when the target is no JSONPath."""
+    objects and arrays), and so is everything when the target is no JSONPath. In an overlay
+    of 1.1 (1.1.0 §4.4.3), a `copy` merges the one node its JSONPath selects as an `update`
+    would, an array member of an update is concatenated with the array it names, and a
+    primitive node is replaced by a primitive update."""
     return applied_action(data, action)[0]
 
 
@@ -562,19 +578,36 @@ def applied_action(data: Any, action: Action) -> tuple[Any, list[Step]]:
             if _holds(holder, last):
                 del holder[last]
         return data, places
-    if not action.updates:
+    if action.updates:
+        value = action.update
+    elif action.copy is not None:
+        # Overlay 1.1.0 §4.4.3: `copy` selects "a single node" whose value is merged as an
+        # `update` is (an `update` beside it wins); selecting none or several, nothing is.
+        source = compiled(action.copy)
+        sources = selected(source, data) if not isinstance(source, str) else []
+        if len(sources) != 1:
+            return data, places
+        value = copy.deepcopy(_at(data, sources[0]))
+    else:
         return data, places
+    # Overlay 1.1.0 §4.4.3: inside a merge, an array concatenated with an array, and a
+    # primitive node replaced by a primitive; 1.0 says neither (an array member replaces).
+    later = action.release != "1.0"
     for place in places:
         node = _at(data, place)
-        if isinstance(node, dict) and isinstance(action.update, dict):
-            _merge(node, action.update)
-        elif isinstance(node, list) and isinstance(action.update, list):
+        if isinstance(node, dict) and isinstance(value, dict):
+            _merge(node, value, concatenate=later)
+        elif isinstance(node, list) and isinstance(value, list):
             # An array concatenated with an array (Overlay 1.1.0 §4.4.3 says so of 1.0's
             # "an entry to append"; Speakeasy's and overlays-js's tools did already):
             # appending it as one entry would nest it, which no tool does.
-            node.extend(copy.deepcopy(action.update))
+            node.extend(copy.deepcopy(value))
         elif isinstance(node, list):
-            node.append(copy.deepcopy(action.update))
+            node.append(copy.deepcopy(value))
+        elif later and place and not isinstance(value, (dict, list)):
+            holder = _at(data, place[:-1])
+            if _holds(holder, place[-1]):
+                holder[place[-1]] = copy.deepcopy(value)
     return data, places
 
 
@@ -599,10 +632,12 @@ def _holds(node: Any, step: str | int) -> bool:
     return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
 
 
-def _merge(node: dict[Any, Any], update: dict[Any, Any]) -> None:
+def _merge(node: dict[Any, Any], update: dict[Any, Any], *, concatenate: bool) -> None:
     for name, value in update.items():
         if isinstance(node.get(name), dict) and isinstance(value, dict):
-            _merge(node[name], value)
+            _merge(node[name], value, concatenate=concatenate)
+        elif concatenate and isinstance(node.get(name), list) and isinstance(value, list):
+            node[name].extend(copy.deepcopy(value))
         else:
             node[name] = copy.deepcopy(value)
 
