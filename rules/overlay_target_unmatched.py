@@ -13,7 +13,10 @@ What it does
     archived overlay of another version of it), or whose file name names a version
     (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
     is named for none and declares another release in `info.version` (`1.140.0`: major or
-    minor differ). An overlay in an archive (`overlays_archive/`,
+    minor differ). An overlay named for two releases joined by `to`
+    (`base-1.115.0-to-1.140.0-changes.yaml`) turns the first into the second: it applies to
+    the document of the first (by file name, or `info.version` when named for none), and
+    without one is not checked. An overlay in an archive (`overlays_archive/`,
     `overlay-archives/`, `archive/`) is the record of an edit already applied, to a release
     the repository may no longer hold: it is not applied, and the run counts it among what it
     did not check. Nor is an overlay of a release speclint ships no Overlay schema of.

@@ -226,3 +226,65 @@ def test_an_overlay_of_a_release_without_a_schema_is_checked_by_no_rule(
     assert [f.coverage for f in run_rule(root, "overlay-invalid")] == ["no-schema"]
     assert run_rule(root, "overlay-target-unmatched") == []
     assert run_rule(root, "overlay-breaks-document") == []
+
+
+# 4. Release-to-release overlays
+
+STATUS = """openapi: 3.0.3
+info: {{title: Runs, version: {version}}}
+paths: {{}}
+components:
+  schemas:
+    Status: {{type: string, enum: [{values}]}}
+"""
+OLD = STATUS.format(version="1.2.0", values="open, closed")
+NEW = STATUS.format(version="1.3.0", values="open, closed, archived")
+ADDS = "  - target: $.components.schemas.Status.enum\n    update: [archived]\n"
+
+
+@pytest.mark.parametrize(
+    "name", ["base-1.2.0-to-1.3.0-changes.yaml", "1.2.0_to_1.3.0.yaml", "from-1.2-to-1.3.yaml"]
+)
+def test_a_release_to_release_overlay_applies_to_its_first_release(
+    make_corpus: MakeCorpus, name: str
+) -> None:
+    files: dict[str, str | bytes] = {
+        "specs/api-1.2.0.yaml": OLD,
+        "specs/api-1.3.0.yaml": NEW,
+        f"specs/overlays/{name}": overlay(ADDS),
+    }
+    root = make_corpus(files)
+    assert applied(root, f"specs/overlays/{name}") == ("specs/api-1.2.0.yaml",)
+    assert run_rule(root, "overlay-target-unmatched") == []
+    assert run_rule(root, "overlay-breaks-document") == []
+
+
+def test_a_release_to_release_overlay_judged_against_its_output_duplicates_the_enum(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The control: what the guess made of it before, named as the second release's document.
+    root = make_corpus(
+        {
+            "specs/api-1.3.0.yaml": NEW,
+            "specs/overlays/fix.yaml": overlay(ADDS, head="extends: ../api-1.3.0.yaml\n"),
+        }
+    )
+    [finding] = run_rule(root, "overlay-breaks-document")
+    assert "/components/schemas/Status/enum" in finding.message
+
+
+def test_a_release_to_release_overlay_without_its_first_release_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {"specs/api.yaml": NEW, "specs/overlays/base-1.2.0-to-1.3.0-changes.yaml": overlay(ADDS)}
+    )
+    [note] = run_rule(root, "overlay-target-unmatched")
+    assert note.coverage == "overlay-target"
+    assert "turns release 1.2.0 into 1.3.0" in note.message
+    assert run_rule(root, "overlay-breaks-document") == []
+    # Named for none, the document of the first release by its `info.version`.
+    root = make_corpus(
+        {"specs/api.yaml": OLD, "specs/overlays/base-1.2.0-to-1.3.0-changes.yaml": overlay(ADDS)}
+    )
+    assert applied(root, "specs/overlays/base-1.2.0-to-1.3.0-changes.yaml") == ("specs/api.yaml",)

@@ -222,6 +222,9 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         if document.path in why or f" {posixpath.basename(document.path)} " in f" {why} "
     }
     apis = [api for api in _apis(corpus) if api.path not in outputs] or _apis(corpus)
+    span = _release_span(document.path)
+    if span is not None:
+        return _spanned(corpus, document, apis, *span)
     named = _file_versions(document.path)
     if named:
         # An overlay named for a version (`fixes-1.109.0.yaml`) is for the document of that
@@ -259,6 +262,12 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         paths, coverage = _nearest(corpus, document, apis)
     if not paths:
         return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
+    return _covered(paths, coverage)
+
+
+def _covered(paths: tuple[str, ...], coverage: tuple[int, int]) -> Applied:
+    """The guessed document, unless it matches fewer than :data:`GUESS_COVERAGE` of the
+    overlay's targets."""
     matched, total = coverage
     if total and matched < GUESS_COVERAGE * total:
         return Applied(
@@ -329,6 +338,47 @@ def _same_release(named: str, declared: str) -> bool:
     if first is None or second is None:
         return True  # not both plainly versions: not a mismatch
     return tuple(map(int, first.groups())) == tuple(map(int, second.groups()))
+
+
+# An overlay named for two releases joined by `to` (`base-1.115.0-to-1.140.0-changes.yaml`,
+# `from_1.2_to_1.3.yaml`) turns the first into the second: it applies to the first.
+_RELEASE_SPAN = re.compile(
+    r"(?<![0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?)[-_]to[-_]v?(\d+\.\d+(?:\.\d+)?)(?![0-9A-Za-z]|\.\d)"
+)
+
+
+def _release_span(path: str) -> tuple[str, str] | None:
+    """The two releases an overlay's file name says it turns one into the other, or None."""
+    match = _RELEASE_SPAN.search(posixpath.basename(path))
+    return (match.group(1), match.group(2)) if match else None
+
+
+def _spanned(
+    corpus: Corpus, document: Document, apis: list[Document], start: str, end: str
+) -> Applied:
+    """The document a release-to-release overlay applies to: the one of its first release,
+    by its file name (`api-1.115.0.yaml`) or, named for none, its `info.version`. Never the
+    one of its second: that is its output, against which every addition is a duplicate
+    (seqeralabs/docs' `base-1.115.0-to-1.140.0-changes.yaml` beside `seqera-api-1.140.0.yaml`,
+    issue 49)."""
+    of_start = []
+    for api in apis:
+        named = _file_versions(api.path)
+        declared = _declared_version(api.data)
+        if named:
+            if _same_version((start,), named):
+                of_start.append(api)
+        elif declared is not None and _same_release(start, declared):
+            of_start.append(api)
+    paths, coverage = _nearest(corpus, document, of_start)
+    if not paths:
+        return Applied(
+            (),
+            f"it has no `extends`, its file name says it turns release {start} into {end}, "
+            f"and no document its targets point into is of release {start} (by its file name "
+            "or its `info.version`): not checked",
+        )
+    return _covered(paths, coverage)
 
 
 # A release version in a file name: `1.2`, `1.2.3`, `v1.2.3` (a bare `v2` or `-5` is too often
