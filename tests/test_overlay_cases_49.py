@@ -96,6 +96,24 @@ def test_an_overlay_in_an_archive_folder_is_a_record_not_applied(
     assert len(run_rule(root, "overlay-breaks-document")) == 1
 
 
+def test_an_archived_overlay_of_a_release_still_held_is_checked(make_corpus: MakeCorpus) -> None:
+    # `fixes-1.2.0.yaml` kept in the archive beside `api-1.2.0.yaml`: what it was written for.
+    root = make_corpus(
+        {
+            "api-1.2.0.yaml": API,
+            "api-1.3.0.yaml": API,
+            "overlays_archive/fixes-1.2.0.yaml": overlay(UNMATCHED),
+            "overlays_archive/fixes-1.1.0.yaml": overlay(UNMATCHED),
+        }
+    )
+    assert applied(root, "overlays_archive/fixes-1.2.0.yaml") == ("api-1.2.0.yaml",)
+    found = {f.location.path: f.coverage for f in run_rule(root, "overlay-target-unmatched")}
+    assert found == {
+        "overlays_archive/fixes-1.2.0.yaml": None,
+        "overlays_archive/fixes-1.1.0.yaml": "overlay-record",
+    }
+
+
 def test_an_archived_overlay_in_a_legacy_dialect_is_not_reported(make_corpus: MakeCorpus) -> None:
     legacy = "  - target: $.paths./pets.get\n    update: {summary: s}\n"
     root = make_corpus({"openapi.yaml": API, "overlay-archives/fix.yaml": overlay(legacy)})

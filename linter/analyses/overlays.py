@@ -163,9 +163,14 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
     None for an overlay in an archive or another folder of records (``in_record_folder``:
     seqeralabs/docs' ``overlays_archive/``): the record of an edit already applied, to a
     release of the document the repository no longer holds, so today's document is not
-    what it was written for (issue 49: 71 findings labelled false or noise)."""
+    what it was written for (issue 49: 17 labels false or noise). Unless the repository
+    still holds the document of its release, by file name (``fixes-1.181.0.yaml`` beside
+    ``api-1.181.0.yaml``, :func:`_of_own_release`): that is what it was written for."""
     data = document.data
     if in_record_folder(document.path):
+        own = _of_own_release(corpus, document)
+        if own:
+            return Applied(own)
         return Applied(
             (),
             "it lies in an archive (a record of an edit already applied, to an earlier "
@@ -193,6 +198,17 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
         memo[document.path] = _guessed(corpus, document)
     guessed: Applied = memo[document.path]
     return guessed
+
+
+def _of_own_release(corpus: Corpus, document: Document) -> tuple[str, ...]:
+    """The document an overlay's file name names the release of (the first of a
+    release-to-release overlay's), when the repository holds one named for it; else none."""
+    span = _release_span(document.path)
+    named = (span[0],) if span else _file_versions(document.path)
+    if not named:
+        return ()
+    same = [api for api in _apis(corpus) if _same_version(named, _file_versions(api.path))]
+    return _nearest(corpus, document, same)[0]
 
 
 # A guessed document must match at least this share of an overlay's targets to be the one it
