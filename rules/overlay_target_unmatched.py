@@ -20,7 +20,8 @@ What it does
     `overlay-archives/`, `archive/`) is the record of an edit already applied, to a release
     the repository may no longer hold: unless a document named for its release is there
     (`fixes-1.181.0.yaml`, `api-1.181.0.yaml`), it is not applied, and the run counts it
-    among what it did not check. Nor is an overlay of a release speclint ships no Overlay schema of.
+    among what it did not check. Nor is an overlay of a release speclint ships no Overlay
+    schema of.
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
