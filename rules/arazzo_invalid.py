@@ -13,7 +13,10 @@ What it does
     are reported per document; how many more there were is said among what the run did not
     check. Two MUSTs of the specification's text the schema cannot express are checked too:
     an output name matches `^[a-zA-Z0-9.\\-_]+$`, and an output value is a runtime expression
-    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output.
+    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output. A document in a
+    design folder (`proposals/`, `rfcs/`: a draft of a change under discussion) or an archive
+    (`archive/`, `workflows_archive/`: a record nobody edits) is told at `info`, as
+    parse-error tells a design record's file, with the advice saying which it is.
 
 Why is this bad?
     Arazzo tooling (runners, documentation generators, Spectral's `spectral:arazzo` ruleset)
@@ -72,6 +75,7 @@ from speclint.analyses.validation import (
     arazzo_validator,
     capped,
     located,
+    standing,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.arazzo import Output, arazzo_document, is_expression
@@ -149,14 +153,16 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     declared = str(document.data.get("arazzo", ""))
     release = RELEASE.match(declared)
+    # A proposal's draft or an archived record: told, not an error (``standing``).
+    severity, advice = standing(document.path, SEVERITY)
     if release is None:
         shipped = ", ".join(f"{r}.x" for r in ARAZZO_RELEASES)
         return [
             Finding(
                 ID,
-                SEVERITY,
+                severity,
                 f"`arazzo: {declared}` is no Arazzo release number; declare the release the "
-                f"document follows ({shipped}, such as `1.0.1`)",
+                f"document follows ({shipped}, such as `1.0.1`){advice}",
                 document.location("/arazzo"),
                 key="unknown-version",
             )
@@ -179,7 +185,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     if _valid(release.group(1), document.data):
         # Valid by the schema; what the specification's text says and the schema cannot check
         # still is (output names and values).
-        return list(_output_text(document))
+        return list(_output_text(document, severity, advice))
     validator = arazzo_validator(release.group(1))
     found = []
     for pointer, message, key in located(
@@ -214,17 +220,17 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         found.append(
             Finding(
                 ID,
-                SEVERITY,
-                headed(f"{pointer or '/'}: {message}", fix, message),
+                severity,
+                headed(f"{pointer or '/'}: {message}", fix + advice, message),
                 document.location(pointer),
                 key=f"{pointer}:{key}",
             )
         )
     checked = capped(ID, document, found, f"against the Arazzo {release.group(1)} schema")
-    return checked + list(_output_text(document))
+    return checked + list(_output_text(document, severity, advice))
 
 
-def _output_text(document: Document) -> Iterator[Finding]:
+def _output_text(document: Document, severity: Severity, advice: str) -> Iterator[Finding]:
     """What the specification's text says of `outputs` and the schema cannot check: each name
     matches ``OUTPUT_NAME``, each value is a runtime expression (§4.6.4, §4.6.5:
     `Map[string, {expression}]`; a string embedding one, `{$...}`, is one too, §4.7)."""
@@ -234,22 +240,25 @@ def _output_text(document: Document) -> Iterator[Finding]:
     for workflow in arazzo.workflows:
         for step in workflow.steps:
             for output in step.outputs:
-                yield from _output(document, output, "§4.6.5")
+                yield from _output(document, output, "§4.6.5", severity, advice)
         for output in workflow.outputs:
-            yield from _output(document, output, "§4.6.4")
+            yield from _output(document, output, "§4.6.4", severity, advice)
 
 
-def _output(document: Document, output: Output, section: str) -> Iterator[Finding]:
+def _output(
+    document: Document, output: Output, section: str, severity: Severity, advice: str
+) -> Iterator[Finding]:
     if not OUTPUT_NAME.fullmatch(output.name):
         renamed = _NOT_IN_NAME.sub("_", output.name).strip("_")
         yield Finding(
             ID,
-            SEVERITY,
+            severity,
             headed(
                 f"{output.pointer}: output name `{output.name}` does not match "
                 f"`^[a-zA-Z0-9.\\-_]+$` (Arazzo 1.0.1 {section}: names MUST)",
                 (f"; rename it `{renamed}`" if renamed else "; rename it")
-                + " (letters, digits, `.`, `-`, `_`), and the expressions that read it",
+                + " (letters, digits, `.`, `-`, `_`), and the expressions that read it"
+                + advice,
             ),
             output.location,
             key=f"{output.pointer}:output-name",
@@ -257,12 +266,12 @@ def _output(document: Document, output: Output, section: str) -> Iterator[Findin
     if isinstance(output.value, str) and not is_expression(output.value):
         yield Finding(
             ID,
-            SEVERITY,
+            severity,
             headed(
                 f"{output.pointer}: output `{output.name}` is the constant `{output.value}`, "
                 f"not a runtime expression (Arazzo 1.0.1 {section}: output values are)",
                 "; write the expression the value is read from (`$response.body#/status`, "
-                "`$steps.<stepId>.outputs.<name>`)",
+                "`$steps.<stepId>.outputs.<name>`)" + advice,
             ),
             output.location,
             key=f"{output.pointer}:output-constant",

@@ -44,14 +44,17 @@ Options
     None.
 
 Limitations
-    Only Overlay 1.0 actions (`update`, `remove`) are applied; an overlay of a later
-    release is not. Inside an object an `update` merges, a member that is an array replaces
-    the array it names. An error is matched to the document's own by its place and message,
-    so an action that removes an array item before a pre-existing error moves that error and
-    may be reported. An error no action's selected nodes touch (a `$ref` an action broke
-    elsewhere, an error in a file the document references) is reported at `actions`, as is
-    one the last toucher did not cause (an earlier action's update that a later one merged
-    into: the later one is named).
+    Overlay 1.0 and 1.1 actions are applied (1.1.0 §4.4.3: `copy` merges the one node its
+    JSONPath selects as an `update` would, nothing when it selects none or several; inside
+    a merge an array is concatenated with an array, and a primitive node is replaced); an
+    overlay of a later release is not, nor one in an archive (a record of an edit already
+    applied, `overlay-target-unmatched` says so). Inside a 1.0 overlay's merge, a member that
+    is an array replaces the array it names. An error is matched to the document's own by its
+    place and message, so an action that removes an array item before a pre-existing error
+    moves that error and may be reported. An error no action's selected nodes touch (a
+    `$ref` an action broke elsewhere, an error in a file the document references) is
+    reported at `actions`, as is one the last toucher did not cause (an earlier action's
+    update that a later one merged into: the later one is named).
 """
 
 from __future__ import annotations

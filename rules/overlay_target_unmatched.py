@@ -13,7 +13,15 @@ What it does
     archived overlay of another version of it), or whose file name names a version
     (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
     is named for none and declares another release in `info.version` (`1.140.0`: major or
-    minor differ).
+    minor differ). An overlay named for two releases joined by `to`
+    (`base-1.115.0-to-1.140.0-changes.yaml`) turns the first into the second: it applies to
+    the document of the first (by file name, or `info.version` when named for none), and
+    without one is not checked. An overlay in an archive (`overlays_archive/`,
+    `overlay-archives/`, `archive/`) is the record of an edit already applied, to a release
+    the repository may no longer hold: unless a document named for its release is there
+    (`fixes-1.181.0.yaml`, `api-1.181.0.yaml`), it is not applied, and the run counts it
+    among what it did not check. Nor is an overlay of a release speclint ships no Overlay
+    schema of.
 
     Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
@@ -68,11 +76,13 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.overlays import (
     Action,
+    Applied,
     actions_of,
     applied_to,
     near_names,
     nearest,
     overlaid,
+    schema_release,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
@@ -92,16 +102,19 @@ RELATED_TARGETS = 20
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for overlay in corpus.of_kind(DocumentKind.OVERLAY):
-        if not overlay.usable:
+        # An overlay of a release speclint ships no schema of is not checked by any overlay
+        # rule (overlay-invalid says so): its actions may be ones speclint does not know.
+        if not overlay.usable or schema_release(overlay.data) is None:
             continue
         actions = actions_of(overlay.data)
-        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
-        if legacy:
-            # A defect of the overlay itself, whichever document it applies to.
-            yield _legacy_dialect(overlay, legacy)
         applied = applied_to(corpus, overlay)
+        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
+        if legacy and applied.coverage != "overlay-record":
+            # A defect of the overlay itself, whichever document it applies to; an archived
+            # overlay's record is not edited (its tool read it when it was applied).
+            yield _legacy_dialect(overlay, legacy)
         if not applied.paths:
-            yield _not_checked(overlay, applied.why)
+            yield _not_checked(overlay, applied)
             continue
         documents = [corpus.documents[path] for path in applied.paths]
         for action in actions:
@@ -202,14 +215,14 @@ def _syntax_fix(reason: str) -> str:
     return "write it as RFC 9535 says, as overlay tools read it (`$.paths['/pets'].get`)"
 
 
-def _not_checked(overlay: Document, why: str) -> Finding:
+def _not_checked(overlay: Document, applied: Applied) -> Finding:
     return Finding(
         ID,
         Severity.INFO,
-        f"overlay not checked: {why}; its targets are not known to match nothing",
+        f"overlay not checked: {applied.why}; its targets are not known to match nothing",
         overlay.location(
             "/extends" if isinstance(overlay.data, dict) and "extends" in overlay.data else ""
         ),
         key="not-checked",
-        coverage="overlay-target",
+        coverage=applied.coverage,
     )

@@ -107,7 +107,7 @@ def test_a_valid_overlay_passes_the_schema(make_corpus: MakeCorpus) -> None:
 def test_an_overlay_of_a_release_without_a_shipped_schema_is_not_checked(
     make_corpus: MakeCorpus,
 ) -> None:
-    root = corpus(make_corpus, "  - target: $.info\n    copy: $.x\n", version="1.1.0")
+    root = corpus(make_corpus, "  - target: $.info\n    copy: $.x\n", version="1.2.0")
     [note] = run_rule(root, "overlay-invalid")
     assert note.coverage == "no-schema"
 

@@ -18,9 +18,11 @@ Which document an overlay applies to, as ``speclint files`` says it, follows onl
 plain prefixes. The rules read more (issue 49): each target evaluated as the RFC 9535 JSONPath
 it is (:func:`compiled`, by jsonpath-rfc9535) against the document the overlay applies to
 (:func:`applied_to`: its ``extends``, a corpus file, else the document its targets point into),
-the overlay validated against the official Overlay 1.0 JSON Schema (:func:`overlay_validator`,
-vendored in ``speclint/data/overlay`` with its licence and provenance), and its actions applied
-in order to a copy of that document (:func:`apply_action`, Overlay 1.0.0 §4.4.3).
+the overlay validated against the official Overlay JSON Schema of its release, 1.0 or 1.1
+(:func:`overlay_validator`, vendored in ``speclint/data/overlay`` with its licence and
+provenance), and its actions applied in order to a copy of that document (:func:`apply_action`,
+Overlay 1.0.0 and 1.1.0 §4.4.3). An overlay in an archive is applied to nothing
+(:func:`applied_to`).
 """
 
 from __future__ import annotations
@@ -42,13 +44,13 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.downloads import build_outputs
 from speclint.model.corpus import Corpus, Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_record_folder
 from speclint.parsing.structured import join_pointer
 from speclint.parsing.versions import names_version
 
 OVERLAY_DATA = "data/overlay"
 # The Overlay releases whose official JSON Schema speclint ships (``speclint/data/overlay``).
-OVERLAY_SCHEMAS = {"1.0": "1.0.yaml"}
+OVERLAY_SCHEMAS = {"1.0": "1.0.yaml", "1.1": "1.1.yaml"}
 
 # A plain member of a JSONPath target: `.name` or `['name']` / `["name"]`.
 _MEMBER = re.compile(r"\.([A-Za-z0-9_$-]+)|\[(['\"])(.*?)\2\]")
@@ -122,9 +124,10 @@ def _resolved(data: Any, members: list[str]) -> int:
 
 
 @cache
-def overlay_validator() -> Validator:
-    """The validator of the official Overlay 1.0 JSON Schema (vendored: PROVENANCE.json)."""
-    text = resources.files("speclint").joinpath(OVERLAY_DATA, OVERLAY_SCHEMAS["1.0"])
+def overlay_validator(release: str = "1.0") -> Validator:
+    """The validator of the official Overlay JSON Schema of ``release`` (a key of
+    ``OVERLAY_SCHEMAS``; vendored: PROVENANCE.json)."""
+    text = resources.files("speclint").joinpath(OVERLAY_DATA, OVERLAY_SCHEMAS[release])
     schema = yaml.safe_load(text.read_text("utf-8"))
     # 2020-12, self-contained (its `$ref`s are to its own `$defs`); `format` is an annotation.
     validator: Validator = jsonschema.Draft202012Validator(schema)
@@ -132,8 +135,9 @@ def overlay_validator() -> Validator:
 
 
 def schema_release(data: Any) -> str | None:
-    """The release of the shipped schema that judges ``data`` (``1.0`` for ``overlay: 1.0.x``),
-    or None: a release speclint ships no schema of (``1.1.0``)."""
+    """The release of the shipped schema that judges ``data`` (``1.0`` for ``overlay: 1.0.x``,
+    ``1.1`` for ``1.1.x``), or None: a release speclint ships no schema of (``1.2.0``). The
+    overlay rules check an overlay of a shipped release only, and each the same way."""
     declared = str(data.get("overlay", "")) if isinstance(data, dict) else ""
     release = ".".join(declared.split(".")[:2])
     return release if release in OVERLAY_SCHEMAS else None
@@ -146,14 +150,33 @@ class Applied:
 
     paths: tuple[str, ...]
     why: str = ""
+    # The kind of the run's "not checked" note when there are no ``paths``
+    # (``speclint.run.coverage.KINDS``): an archived overlay's is a record's, not a gap.
+    coverage: str = "overlay-target"
 
 
 def applied_to(corpus: Corpus, document: Document) -> Applied:
     """Where the rules check an overlay's actions. Its ``extends`` when it has one (Overlay
     1.0.0 §4.4.1): a corpus OpenAPI document, or none at all (a remote URL, a file the
     repository does not hold: not guessed at, since what the overlay edits is elsewhere). With
-    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in."""
+    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in.
+    None for an overlay in an archive or another folder of records (``in_record_folder``:
+    seqeralabs/docs' ``overlays_archive/``): the record of an edit already applied, to a
+    release of the document the repository no longer holds, so today's document is not
+    what it was written for (issue 49: 17 labels false or noise). Unless the repository
+    still holds the document of its release, by file name (``fixes-1.181.0.yaml`` beside
+    ``api-1.181.0.yaml``, :func:`_of_own_release`): that is what it was written for."""
     data = document.data
+    if in_record_folder(document.path):
+        own = _of_own_release(corpus, document)
+        if own:
+            return Applied(own)
+        return Applied(
+            (),
+            "it lies in an archive (a record of an edit already applied, to an earlier "
+            "release of its document)",
+            coverage="overlay-record",
+        )
     extends = data.get("extends") if isinstance(data, dict) else None
     if isinstance(extends, str):
         named = _local(document.path, extends)
@@ -175,6 +198,17 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
         memo[document.path] = _guessed(corpus, document)
     guessed: Applied = memo[document.path]
     return guessed
+
+
+def _of_own_release(corpus: Corpus, document: Document) -> tuple[str, ...]:
+    """The document an overlay's file name names the release of (the first of a
+    release-to-release overlay's), when the repository holds one named for it; else none."""
+    span = _release_span(document.path)
+    named = (span[0],) if span else _file_versions(document.path)
+    if not named:
+        return ()
+    same = [api for api in _apis(corpus) if _same_version(named, _file_versions(api.path))]
+    return _nearest(corpus, document, same)[0]
 
 
 # A guessed document must match at least this share of an overlay's targets to be the one it
@@ -204,6 +238,9 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         if document.path in why or f" {posixpath.basename(document.path)} " in f" {why} "
     }
     apis = [api for api in _apis(corpus) if api.path not in outputs] or _apis(corpus)
+    span = _release_span(document.path)
+    if span is not None:
+        return _spanned(corpus, document, apis, *span)
     named = _file_versions(document.path)
     if named:
         # An overlay named for a version (`fixes-1.109.0.yaml`) is for the document of that
@@ -241,6 +278,12 @@ def _guessed(corpus: Corpus, document: Document) -> Applied:
         paths, coverage = _nearest(corpus, document, apis)
     if not paths:
         return Applied((), "it has no `extends`, and its targets point into no OpenAPI document")
+    return _covered(paths, coverage)
+
+
+def _covered(paths: tuple[str, ...], coverage: tuple[int, int]) -> Applied:
+    """The guessed document, unless it matches fewer than :data:`GUESS_COVERAGE` of the
+    overlay's targets."""
     matched, total = coverage
     if total and matched < GUESS_COVERAGE * total:
         return Applied(
@@ -313,6 +356,47 @@ def _same_release(named: str, declared: str) -> bool:
     return tuple(map(int, first.groups())) == tuple(map(int, second.groups()))
 
 
+# An overlay named for two releases joined by `to` (`base-1.115.0-to-1.140.0-changes.yaml`,
+# `from_1.2_to_1.3.yaml`) turns the first into the second: it applies to the first.
+_RELEASE_SPAN = re.compile(
+    r"(?<![0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?)[-_]to[-_]v?(\d+\.\d+(?:\.\d+)?)(?![0-9A-Za-z]|\.\d)"
+)
+
+
+def _release_span(path: str) -> tuple[str, str] | None:
+    """The two releases an overlay's file name says it turns one into the other, or None."""
+    match = _RELEASE_SPAN.search(posixpath.basename(path))
+    return (match.group(1), match.group(2)) if match else None
+
+
+def _spanned(
+    corpus: Corpus, document: Document, apis: list[Document], start: str, end: str
+) -> Applied:
+    """The document a release-to-release overlay applies to: the one of its first release,
+    by its file name (`api-1.115.0.yaml`) or, named for none, its `info.version`. Never the
+    one of its second: that is its output, against which every addition is a duplicate
+    (seqeralabs/docs' `base-1.115.0-to-1.140.0-changes.yaml` beside `seqera-api-1.140.0.yaml`,
+    issue 49)."""
+    of_start = []
+    for api in apis:
+        named = _file_versions(api.path)
+        declared = _declared_version(api.data)
+        if named:
+            if _same_version((start,), named):
+                of_start.append(api)
+        elif declared is not None and _same_release(start, declared):
+            of_start.append(api)
+    paths, coverage = _nearest(corpus, document, of_start)
+    if not paths:
+        return Applied(
+            (),
+            f"it has no `extends`, its file name says it turns release {start} into {end}, "
+            f"and no document its targets point into is of release {start} (by its file name "
+            "or its `info.version`): not checked",
+        )
+    return _covered(paths, coverage)
+
+
 # A release version in a file name: `1.2`, `1.2.3`, `v1.2.3` (a bare `v2` or `-5` is too often
 # something else in an overlay's name).
 _FILE_VERSION = re.compile(r"(?<![0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?)(?![0-9A-Za-z]|\.\d)")
@@ -351,6 +435,10 @@ class Action:
     # The target as RFC 9535 spells Speakeasy's legacy reading of it (``legacy_reading``), when
     # the overlay is read in that dialect and the target is no RFC 9535 JSONPath; else "".
     legacy: str = ""
+    # Overlay 1.1: the JSONPath of the one node whose value is merged into the target's, as
+    # an `update` is (1.1.0 §4.4.3 `copy`); None in a 1.0 overlay, which has no such action.
+    copy: str | None = None
+    release: str = "1.0"  # the Overlay release whose semantics apply (``schema_release``)
 
     @property
     def query(self) -> jsonpath_rfc9535.JSONPathQuery | str:
@@ -369,6 +457,7 @@ def actions_of(data: Any) -> list[Action]:
     schema's: ``overlay-invalid``)."""
     listed = data.get("actions") if isinstance(data, dict) else None
     legacy = legacy_dialect(data)
+    release = schema_release(data) or "1.0"
     found = []
     for index, action in enumerate(listed if isinstance(listed, list) else ()):
         if isinstance(action, dict) and isinstance(action.get("target"), str):
@@ -383,6 +472,10 @@ def actions_of(data: Any) -> list[Action]:
                     legacy=(legacy_reading(target) or "")
                     if legacy and isinstance(compiled(target), str)
                     else "",
+                    copy=action["copy"]
+                    if release == "1.1" and isinstance(action.get("copy"), str)
+                    else None,
+                    release=release,
                 )
             )
     return found
@@ -528,7 +621,10 @@ def apply_action(data: Any, action: Action) -> Any:
     otherwise an ``update`` is merged into each selected object (recursively, members of the
     update replacing those of the same name that are not both objects) or appended to each
     selected array (an array update: its items, concatenated). A primitive node selected is left as it is (the specification allows only
-    objects and arrays), and so is everything when the target is no JSONPath."""
+    objects and arrays), and so is everything when the target is no JSONPath. In an overlay
+    of 1.1 (1.1.0 §4.4.3), a `copy` merges the one node its JSONPath selects as an `update`
+    would, an array member of an update is concatenated with the array it names, and a
+    primitive node is replaced by a primitive update."""
     return applied_action(data, action)[0]
 
 
@@ -548,19 +644,36 @@ def applied_action(data: Any, action: Action) -> tuple[Any, list[Step]]:
             if _holds(holder, last):
                 del holder[last]
         return data, places
-    if not action.updates:
+    if action.updates:
+        value = action.update
+    elif action.copy is not None:
+        # Overlay 1.1.0 §4.4.3: `copy` selects "a single node" whose value is merged as an
+        # `update` is (an `update` beside it wins); selecting none or several, nothing is.
+        source = compiled(action.copy)
+        sources = selected(source, data) if not isinstance(source, str) else []
+        if len(sources) != 1:
+            return data, places
+        value = copy.deepcopy(_at(data, sources[0]))
+    else:
         return data, places
+    # Overlay 1.1.0 §4.4.3: inside a merge, an array concatenated with an array, and a
+    # primitive node replaced by a primitive; 1.0 says neither (an array member replaces).
+    later = action.release != "1.0"
     for place in places:
         node = _at(data, place)
-        if isinstance(node, dict) and isinstance(action.update, dict):
-            _merge(node, action.update)
-        elif isinstance(node, list) and isinstance(action.update, list):
+        if isinstance(node, dict) and isinstance(value, dict):
+            _merge(node, value, concatenate=later)
+        elif isinstance(node, list) and isinstance(value, list):
             # An array concatenated with an array (Overlay 1.1.0 §4.4.3 says so of 1.0's
             # "an entry to append"; Speakeasy's and overlays-js's tools did already):
             # appending it as one entry would nest it, which no tool does.
-            node.extend(copy.deepcopy(action.update))
+            node.extend(copy.deepcopy(value))
         elif isinstance(node, list):
-            node.append(copy.deepcopy(action.update))
+            node.append(copy.deepcopy(value))
+        elif later and place and not isinstance(value, (dict, list)):
+            holder = _at(data, place[:-1])
+            if _holds(holder, place[-1]):
+                holder[place[-1]] = copy.deepcopy(value)
     return data, places
 
 
@@ -585,10 +698,12 @@ def _holds(node: Any, step: str | int) -> bool:
     return isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
 
 
-def _merge(node: dict[Any, Any], update: dict[Any, Any]) -> None:
+def _merge(node: dict[Any, Any], update: dict[Any, Any], *, concatenate: bool) -> None:
     for name, value in update.items():
         if isinstance(node.get(name), dict) and isinstance(value, dict):
-            _merge(node[name], value)
+            _merge(node[name], value, concatenate=concatenate)
+        elif concatenate and isinstance(node.get(name), list) and isinstance(value, list):
+            node[name].extend(copy.deepcopy(value))
         else:
             node[name] = copy.deepcopy(value)
 

@@ -34,7 +34,7 @@ from referencing.jsonschema import DRAFT7, DRAFT202012
 
 from speclint.common.findings import VALUE_SHOWN, Finding, Severity, json_value
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import draft_of
+from speclint.parsing.kinds import draft_of, in_design_folder, in_record_folder
 from speclint.parsing.regex_cost import compiled_elements, oversized
 from speclint.parsing.sketches import JSON_STRING
 from speclint.parsing.structured import join_pointer
@@ -656,6 +656,32 @@ def capped(rule: str, document: Document, errors: list[Finding], against: str) -
             coverage="errors-not-shown",
         ),
     ]
+
+
+class Standing(NamedTuple):
+    """How a document's failures of its official schema are told: the severity, and the
+    advice appended to each finding's fix ("" for a document of neither kind below)."""
+
+    severity: Severity
+    advice: str
+
+
+# parse-error's words for a document in a design folder (speclint.rules.parse_error).
+DESIGN_DRAFT = " (a design record's file: a draft, not the specification)"
+ARCHIVED_RECORD = " (an archived file: the record of what was, kept as it was and not maintained)"
+
+
+def standing(path: str, severity: Severity) -> Standing:
+    """How ``overlay-invalid`` and ``arazzo-invalid`` tell a document's schema failures: at
+    ``info`` for a document in a design folder (``in_design_folder``: a proposal's draft, in
+    the draft's syntax, as parse-error tells one that does not parse; OAI/OpenAPI-Specification's
+    ``proposals/Overlays/``, issue 49) or in an archive (``in_record_folder``: a record nobody
+    edits, seqeralabs/docs' ``overlays_archive/``); else at ``severity``."""
+    if in_design_folder(path):
+        return Standing(Severity.INFO, DESIGN_DRAFT)
+    if in_record_folder(path):
+        return Standing(Severity.INFO, ARCHIVED_RECORD)
+    return Standing(severity, "")
 
 
 # The conventions of a schema's `default` (value-invalid, and openapi-invalid for Swagger 2.0,

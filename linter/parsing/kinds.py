@@ -372,18 +372,42 @@ TEST_FOLDERS = ("test", "tests", "__tests__", "fixtures", "testdata", "mocks")
 
 # Folders of records: meetings (minutes, agendas, notes of a call: what was said on a day, quoted
 # passages and links as they stood then) and archives (`_archive_/`, `attic/`: kept, declared no
-# longer maintained). Nobody edits them afterwards.
+# longer maintained; the archive words are ``ARCHIVE_WORDS``, read by :func:`archive_folder`).
+# Nobody edits them afterwards.
 RECORD_FOLDERS = frozenset(
     {
         "minutes", "meeting_minutes", "meeting-minutes", "meetings", "meeting-notes",
-        "meeting_notes", "agendas", "agenda", "archive", "_archive_", "archived", "attic",
+        "meeting_notes", "agendas", "agenda", "attic",
     }
 )  # fmt: skip
+ARCHIVE_WORDS = frozenset({"archive", "archives", "archived"})
+# The words of a folder's name: separated by `-`, `_`, `.` or spaces (`overlays_archive`).
+_NAME_WORDS = re.compile(r"[-_.\s]+")
+# A date or a release after an archive word (`archive-2019`, `archive_v1`).
+_DATE_OR_RELEASE = re.compile(r"v?\d+")
+
+
+def archive_folder(name: str) -> bool:
+    """Whether a folder's name says it is an archive: an archive word alone (`archive`,
+    `_archive_`, `archives`), as the name's last word, qualified by what it keeps or when
+    (`overlays_archive`, `overlay-archives`, `old_archive`: seqeralabs/docs keeps applied
+    overlays so, issue 49), or followed only by a date or a release (`archive-2019`). A
+    name that merely begins with one is none: `archiver/`, `archive-utils/` (a tool that
+    makes archives), `archive.org/` (a site)."""
+    words = [word for word in _NAME_WORDS.split(name.lower()) if word]
+    if not words:
+        return False
+    if words[-1] in ARCHIVE_WORDS:
+        return True
+    return words[0] in ARCHIVE_WORDS and all(_DATE_OR_RELEASE.fullmatch(w) for w in words[1:])
 
 
 def in_record_folder(path: str) -> bool:
-    """Whether ``path`` lies in a folder of records or archives (``RECORD_FOLDERS``)."""
-    return any(part.lower() in RECORD_FOLDERS for part in path.split("/")[:-1])
+    """Whether ``path`` lies in a folder of records (``RECORD_FOLDERS``) or an archive
+    (:func:`archive_folder`)."""
+    return any(
+        part.lower() in RECORD_FOLDERS or archive_folder(part) for part in path.split("/")[:-1]
+    )
 
 
 # Folders of pages kept for what an API was (an obsolete version's pages, an `old/` folder): what

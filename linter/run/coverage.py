@@ -100,6 +100,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "OpenAPI Overlay whose document is not in the repository, its actions not checked",
         "OpenAPI Overlays whose documents are not in the repository, their actions not checked",
     ),
+    "overlay-record": (
+        "archived OpenAPI Overlay (the record of an edit already applied), its actions not applied",
+        "archived OpenAPI Overlays (records of edits already applied), their actions not applied",
+    ),
     "arazzo-remote-source": (
         "Arazzo source description at a remote URL, not fetched (the steps calling it unchecked)",
         "Arazzo source descriptions at remote URLs, not fetched (the steps calling them unchecked)",
