@@ -390,8 +390,8 @@ _DATE_OR_RELEASE = re.compile(r"v?\d+")
 def archive_folder(name: str) -> bool:
     """Whether a folder's name says it is an archive: an archive word alone (`archive`,
     `_archive_`, `archives`), as the name's last word, qualified by what it keeps or when
-    (`overlays_archive`, `overlay-archives`, `old_archive`: seqeralabs/docs keeps applied
-    overlays so, issue 49), or followed only by a date or a release (`archive-2019`). A
+    (`overlays_archive`, `overlay-archives`, `old_archive`: a docs repository's applied
+    overlays), or followed only by a date or a release (`archive-2019`). A
     name that merely begins with one is none: `archiver/`, `archive-utils/` (a tool that
     makes archives), `archive.org/` (a site)."""
     words = [word for word in _NAME_WORDS.split(name.lower()) if word]
