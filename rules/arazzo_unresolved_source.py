@@ -62,7 +62,7 @@ from speclint.analyses.arazzo import (
 )
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
-from speclint.model.arazzo import arazzo_documents
+from speclint.model.arazzo import ARAZZO_SOURCE, arazzo_documents
 
 ID = "arazzo-unresolved-source"
 SEVERITY = Severity.ERROR
@@ -106,11 +106,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 )
             elif resolved.status == MISSING:
                 meant = near_source_paths(corpus, resolved.path, source.type, arazzo.path)
+                # An `arazzo` source names the workflows' document, any other an API document
+                # (Arazzo 1.0.1 §4.6.3).
+                named = "Arazzo document" if source.type == ARAZZO_SOURCE else "API document"
                 fix = (
                     f"; did you mean {' or '.join(f'`{m}`' for m in meant)}? Write the URL "
                     "relative to this file's folder"
                     if meant
-                    else "; point it at the API document, relative to this file's folder"
+                    else f"; point it at the {named}, relative to this file's folder"
                 )
                 yield Finding(
                     ID,

@@ -7,6 +7,7 @@ and `$ref`'d parameters and one JSON request body."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,6 +110,83 @@ def test_a_missing_openapi_source_is_never_matched_to_an_arazzo_file_or_itself(
     files["flows/pet-coupons.openapi.yml"] = PETS
     findings = run_rule(make_corpus(files), "arazzo-unresolved-source")
     assert {r.path for f in findings for r in f.related} == {"flows/pet-coupons.openapi.yml"}
+
+
+def test_a_missing_arazzo_source_is_matched_to_another_workflow_never_to_itself_or_an_api(
+    make_corpus: MakeCorpus,
+) -> None:
+    """For an `arazzo` source the near miss is another Arazzo document (`shared/…` of the same
+    name), never the document naming it (`flows/coupons.yaml` for `./coupons.arazzo.yaml`) nor
+    an OpenAPI document of a close name; with none, the fix names an Arazzo document."""
+    head = HEAD.replace(
+        "type: openapi}\n",
+        "type: openapi}\n  - {name: sub, url: ./coupons.arazzo.yaml, type: arazzo}\n",
+    )
+    flow = head + "      - {stepId: apply, workflowId: $sourceDescriptions.sub.apply}\n"
+    files: dict[str, str | bytes] = {
+        "api/pets.yaml": PETS,
+        "flows/coupons.arazzo.yml": PETS,
+        "flows/coupons.yaml": flow,
+    }
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert "did you mean" not in finding.message and finding.related == ()
+    assert finding.message.endswith(
+        "point it at the Arazzo document, relative to this file's folder"
+    )
+    files["shared/coupons.arazzo.yaml"] = HEAD + "      - {stepId: find, operationId: getPet}\n"
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert [r.path for r in finding.related] == ["shared/coupons.arazzo.yaml"]
+
+
+def test_a_workflow_whose_sources_were_never_copied_along_is_one_finding_per_source(
+    make_corpus: MakeCorpus,
+) -> None:
+    """None of the document's sources is in the repository (an example kept without its API
+    documents): every step, parameter, payload and response expression is unresolvable for that
+    one reason, so each missing source is one finding and nothing is filed per step."""
+    head = """\
+arazzo: 1.0.1
+info: {title: Adopt, version: 1.0.0}
+sourceDescriptions:
+  - {name: pets, url: ./pets.openapi.yaml, type: openapi}
+  - {name: shop, url: ../api/shop.yaml, type: openapi}
+  - {name: auth, url: ./login.arazzo.yaml, type: arazzo}
+workflows:
+  - workflowId: main
+    inputs: {type: object, properties: {tag: {type: string}}}
+    steps:
+"""
+    steps = """\
+      - stepId: find
+        operationId: findPets
+        parameters: [{name: tag, in: query, value: $inputs.tag}]
+        successCriteria:
+          - condition: $statusCode == 200
+          - {context: $response.body, condition: '$[?(@.id)]', type: jsonpath}
+        outputs: {id: '$response.body#/0/id', rate: $response.header.X-Rate}
+      - stepId: order
+        operationId: $sourceDescriptions.shop.placeOrder
+        requestBody: {contentType: application/json, payload: {petId: $steps.find.outputs.id}}
+        outputs: {orderId: '$response.body#/id'}
+      - stepId: get
+        operationPath: '{$sourceDescriptions.pets.url}#/paths/~1pets~1{petId}/get'
+        parameters: [{name: petId, in: path, value: $steps.find.outputs.id}]
+      - stepId: login
+        workflowId: $sourceDescriptions.auth.login
+        parameters: [{name: order, value: $steps.order.outputs.orderId}]
+    outputs: {order: $steps.order.outputs.orderId, api: $sourceDescriptions.pets.url}
+"""
+    run = run_cli(
+        "check",
+        str(make_corpus({"flows/main.arazzo.yaml": head + steps})),
+        "--no-cache",
+        "--preview",
+        "--format",
+        "json",
+    )
+    report, _ = json.JSONDecoder().raw_decode(run.output)
+    found = [(f["rule"], f["location"]["pointer"]) for f in report["findings"]]
+    assert found == [("arazzo-unresolved-source", f"/sourceDescriptions/{n}/url") for n in range(3)]
 
 
 def test_sources_written_relative_to_the_root_are_one_warning_per_document_and_still_bound(

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.namespaces import namespace
@@ -537,3 +539,118 @@ def test_a_file_a_build_command_writes_is_generated(make_corpus: MakeCorpus) -> 
     assert found["schemas/a.json"].evidence.endswith("in tools/Makefile:2")
     assert "schemas/b.json" not in found  # an input, not an output
     assert "schemas/c.json" not in found  # rewritten in place: not generated
+
+
+# --- Arazzo workflows and Overlays: copied and rendered like the documents they are about --------
+
+WORKFLOW = {
+    "arazzo": "1.0.1",
+    "info": {"title": "Adopt a pet", "version": "1.0.0"},
+    "sourceDescriptions": [
+        {"name": "pets", "url": "https://pets.example.com/openapi.yaml", "type": "openapi"}
+    ],
+    "workflows": [
+        {
+            "workflowId": "adopt",
+            "steps": [
+                {
+                    "stepId": "find",
+                    "operationId": "findPets",
+                    "outputs": {"petId": "$response.body#/0/id"},
+                },
+                {
+                    "stepId": "adopt",
+                    "operationId": "adoptPet",
+                    # the defect: `find` declares `petId`, not `id`
+                    "parameters": [
+                        {"name": "petId", "in": "path", "value": "$steps.find.outputs.id"}
+                    ],
+                },
+            ],
+        }
+    ],
+}
+
+
+def as_block_yaml(document: dict[str, Any]) -> str:
+    """``document`` as a person writes it (block style), not as the JSON beside it."""
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=False)
+
+
+def expression_findings(root: Path) -> list[str]:
+    """The paths of arazzo-unresolved-expression's findings (a preview rule)."""
+    run = run_cli("check", str(root), "--no-cache", "--preview", "--format", "json")
+    report, _ = json.JSONDecoder().raw_decode(run.output)
+    return [
+        f["location"]["path"]
+        for f in report["findings"]
+        if f["rule"] == "arazzo-unresolved-expression"
+    ]
+
+
+def test_an_arazzo_workflow_and_its_json_rendering_report_each_defect_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "flows/adopt.arazzo.yaml": as_block_yaml(WORKFLOW),
+            "flows/adopt.arazzo.json": json.dumps(WORKFLOW, indent=2),
+        }
+    )
+    made = Context.load(root).provenance
+    assert made["flows/adopt.arazzo.json"].kind == COPY
+    assert made["flows/adopt.arazzo.json"].sources == ("flows/adopt.arazzo.yaml",)
+    assert expression_findings(root) == ["flows/adopt.arazzo.yaml"]
+
+
+def test_a_byte_identical_arazzo_workflow_of_the_same_name_in_a_site_folder_is_a_copy(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = as_block_yaml(WORKFLOW)
+    root = make_corpus({"flows/adopt.arazzo.yaml": text, "site/flows/adopt.arazzo.yaml": text})
+    made = Context.load(root).provenance
+    assert made["site/flows/adopt.arazzo.yaml"].kind == COPY
+    assert "flows/adopt.arazzo.yaml" not in made
+    assert expression_findings(root) == ["flows/adopt.arazzo.yaml"]
+
+
+def test_edited_copies_of_one_workflow_under_other_names_are_each_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A published workflow kept under other names, each copy edited (a renamed workflowId):
+    two files of different names that differ are two documents, each fixed where it is; the
+    defect they still share is reported in each."""
+    renamed = json.loads(json.dumps(WORKFLOW))
+    renamed["workflows"][0]["workflowId"] = "adoptAgain"
+    root = make_corpus(
+        {
+            "flows/adopt.arazzo.yaml": as_block_yaml(WORKFLOW),
+            "demo/adopt-demo.json": json.dumps(renamed, indent=2),
+        }
+    )
+    assert Context.load(root).provenance == {}
+    assert sorted(expression_findings(root)) == ["demo/adopt-demo.json", "flows/adopt.arazzo.yaml"]
+
+
+def test_an_overlay_and_its_json_rendering_are_one_document(make_corpus: MakeCorpus) -> None:
+    overlay = {
+        "overlay": "1.0.0",
+        "info": {"title": "Public edition of the pet store", "version": "1.0.0"},
+        "actions": [
+            {"target": "$.paths['/admin']", "remove": True},
+            {
+                "target": "$.info",
+                "update": {"description": "The pet store's public operations, for partners."},
+            },
+            {"target": "$.tags[?(@.name == 'internal')]", "remove": True},
+        ],
+    }
+    root = make_corpus(
+        {
+            "overlays/public.yaml": as_block_yaml(overlay),
+            "overlays/public.json": json.dumps(overlay, indent=2),
+        }
+    )
+    made = Context.load(root).provenance
+    assert made["overlays/public.json"].kind == COPY
+    assert made["overlays/public.json"].sources == ("overlays/public.yaml",)

@@ -43,7 +43,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     otherwise marked generated, then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
     the one not in a folder of proposals (``kinds.DESIGN_FOLDERS``: a draft copies the standard),
     then the one more other files reference, then the first in path order (the history, which would
-    say which came first, is not read);
+    say which came first, is not read). So for Arazzo workflows and Overlays too; an Arazzo
+    document kept under other names, each edited (a renamed workflowId, one copy's defect fixed
+    in another), is as many documents, each judged where it is edited;
 ``upstream``
     a committed copy of another project: a folder below the root with its own LICENSE and README
     whose schemas' ``$id``\\s are all on hosts the repository's other schemas never use (and
@@ -107,7 +109,13 @@ BUILD_FOLDERS = frozenset(
 # project's own `site/` or `output/` schemas).
 OUTPUT_FOLDERS = frozenset({"build", "dist", "generated", "bundled", "compiled"})
 _COMPARED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
-_JUDGED = (*_COMPARED, DocumentKind.INSTANCE, DocumentKind.MARKDOWN, DocumentKind.PROTO)
+# Documents about API documents: an Arazzo workflow (its steps call their operations) and an
+# Overlay (its actions edit one). Copied and rendered as they are (a workflow's `run.json` beside
+# its `run.yaml`, a same-name copy in a site's folder: one document, its defects reported once),
+# but neither is bundled from `$ref`s nor an output by its folder alone.
+_ABOUT_APIS = (DocumentKind.ARAZZO, DocumentKind.OVERLAY)
+_RENDERED = (*_COMPARED, *_ABOUT_APIS)
+_JUDGED = (*_RENDERED, DocumentKind.INSTANCE, DocumentKind.MARKDOWN, DocumentKind.PROTO)
 _LICENSES = ("license", "licence", "copying")
 
 
@@ -268,7 +276,7 @@ def _renderings(corpus: Corpus, marked: Mapping[str, Provenance]) -> dict[str, P
     for path, document in corpus.documents.items():
         stem, suffix = posixpath.splitext(path)
         form = next((i for i, names in enumerate(_FORMATS) if suffix.lower() in names), None)
-        if form is not None and document.kind in _COMPARED and document.usable:
+        if form is not None and document.kind in _RENDERED and document.usable:
             by_stem.setdefault(stem, {}).setdefault(form, document)
     found: dict[str, Provenance] = {}
     for forms in by_stem.values():
