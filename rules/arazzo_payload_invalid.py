@@ -43,8 +43,11 @@ Options
 Limitations
     Only JSON media types (`application/json`, `+json`) are validated; a form or XML body is
     not. A step whose success criteria compare `$statusCode` with 4xx codes only
-    (`$statusCode == 400`) expects the API to reject its request: its payload is not judged. A request body or schema in another file than the operation's is followed only as far
-    as the corpus's `$ref` resolution goes.
+    (`$statusCode == 400`) expects the API to reject its request: its payload is not judged. A
+    field the request schema both requires and forbids (an `allOf` branch closed against a field
+    another branch requires) is the API document's defect, reported there by
+    unsatisfiable-schema, not at each payload. A request body or schema in another file than
+    the operation's is followed only as far as the corpus's `$ref` resolution goes.
 """
 
 from __future__ import annotations
@@ -157,6 +160,7 @@ def _payload_finding(
         return None  # unresolved-ref reports the broken reference
     except MALFORMED_SCHEMA:
         return None  # an invalid schema is schema-invalid's (openapi-invalid's) finding
+    errors = [e for e in errors if not _contradiction(validator, payload, e)]
     if not errors:
         return None
     errors.sort(key=lambda e: list(map(str, e.absolute_path)))
@@ -180,6 +184,36 @@ def _payload_finding(
             document.location(schema_pointer, note=f"the request schema of {operation.label}"),
         ),
         key=f"{step.pointer}:payload:{inside}",
+    )
+
+
+def _contradiction(validator: Any, payload: Any, error: ValidationError) -> bool:
+    """Whether ``error`` rejects fields the request schema also requires: a closed `allOf`
+    branch (`additionalProperties: false`) against a field another branch requires (RFC
+    0094's unsatisfiable request). Without them the payload fails `required` for the same
+    fields: no payload satisfies the schema, the API document's defect (unsatisfiable-schema
+    reports it there), which a fix of the payload cannot mend."""
+    if error.validator not in ("additionalProperties", "unevaluatedProperties"):
+        return False
+    if not isinstance(error.instance, dict) or not isinstance(error.schema, dict):
+        return False
+    declared = error.schema.get("properties")
+    known = set(declared) if isinstance(declared, dict) else set()
+    extra = {key for key in error.instance if key not in known}
+    if not extra or error.schema.get("patternProperties"):
+        return False
+    trimmed = copy.deepcopy(payload)
+    node = trimmed
+    for token in error.absolute_path:
+        node = node[token]
+    for key in extra:
+        del node[key]
+    place = list(error.absolute_path)
+    return any(
+        again.validator == "required"
+        and list(again.absolute_path) == place
+        and any(f"'{key}'" in again.message for key in extra)
+        for again in validator.iter_errors(trimmed)
     )
 
 

@@ -11,7 +11,10 @@ What it does
     not check, never as a finding. A URL that names no file relative to the Arazzo file but
     does relative to the repository root (`./apis/openapi/x.json` from `workflows/x/`, as a
     catalogue's own tooling reads it) is one warning per document, with each URL rewritten
-    relative to the file; its steps are bound to that document and checked.
+    relative to the file; its steps are bound to that document and checked. An absolute path
+    naming no file from the root whose tail does (`/app/specs/loan.yaml` for
+    `specs/loan.yaml`: where a runner's container mounts the repository) is read as that file,
+    said among what the run assumed, not reported.
 
 Why is this bad?
     A workflow runner (and every other Arazzo rule) reads the operations a workflow calls from
@@ -79,6 +82,20 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             located = corpus.documents[arazzo.path].location(f"{source.pointer}/url")
             if resolved.from_root:
                 from_root.append(resolved)
+            elif resolved.mounted_at:
+                yield Finding(
+                    ID,
+                    Severity.INFO,
+                    f"source `{source.name}`: `{source.url}` is an absolute path; read as "
+                    f"{resolved.path}, the repository mounted at `{resolved.mounted_at}` (as a "
+                    "runner's container mounts it), so the steps calling it are checked there",
+                    located,
+                    related=(resolved.document.location("", note="the document read"),)
+                    if resolved.document is not None
+                    else (),
+                    key=f"mounted:{source.name}",
+                    coverage="arazzo-mounted-source",
+                )
             elif resolved.status == REMOTE:
                 yield Finding(
                     ID,

@@ -625,6 +625,32 @@ def test_a_payload_the_request_schema_rejects_is_reported_at_its_value(
     assert "is not of type" in finding.message and "POST /pets" in finding.message
 
 
+def test_a_field_the_request_schema_both_requires_and_forbids_is_the_apis_defect_not_the_payloads(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A request schema `allOf: [closed Pet, {required: [terms]}]` admits no body (RFC 0094's
+    createRun): a payload with `terms` fails the closed branch, one without it the other. The
+    API document is what to fix (unsatisfiable-schema reports it there), so the payload is
+    not reported for it; its other errors still are."""
+    closed = PETS.replace(
+        "            schema: {$ref: '#/components/schemas/Pet'}",
+        "            schema:\n              allOf:\n"
+        "                - $ref: '#/components/schemas/Pet'\n"
+        "                - {type: object, required: [terms], properties: {terms: {type: boolean}}}",
+    ).replace(
+        "        age: {type: integer}\n",
+        "        age: {type: integer}\n      additionalProperties: false\n",
+    )
+    steps = body_step("closed", "          payload: {name: Rex, terms: true}\n") + body_step(
+        "typed", "          payload: {name: Rex, age: x, terms: true}\n"
+    )
+    files = flows(steps)
+    files["api/pets.yaml"] = closed
+    (finding,) = run_rule(make_corpus(files), "arazzo-payload-invalid")
+    assert finding.location.pointer == "/workflows/0/steps/1/requestBody/payload/age"
+    assert "and 1 more" not in finding.message
+
+
 def test_runtime_expressions_and_replacements_are_placeholders(make_corpus: MakeCorpus) -> None:
     steps = (
         body_step("a", "          payload: {name: $inputs.name, age: '{$inputs.age}'}\n")
@@ -685,3 +711,26 @@ def test_an_operation_id_one_document_declares_twice_binds_to_the_first(
     (binding,) = step_bindings(Context.load(root))
     assert binding.operation is not None and binding.operation.label == "GET /pets"
     assert binding.evidence == "operationId `getPet` of api/pets.yaml (the first of 2)"
+
+
+def test_an_absolute_source_path_of_a_runners_mount_is_read_by_its_tail(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`/app/api/pets.yaml` names nothing from the root, but its tail `api/pets.yaml` does (the
+    repository as a runner's container mounts it at `/app`): the source is bound to that file,
+    so the steps are checked there, and the run notes the assumption instead of a finding. A
+    tail that is a bare file name is no evidence: still missing."""
+    head = HEAD.replace("url: ../api/pets.yaml", "url: /app/api/pets.yaml")
+    root = make_corpus(flows("      - {stepId: find, operationId: getPett}\n", head))
+    (note,) = run_rule(root, "arazzo-unresolved-source")
+    assert note.severity.name == "INFO" and note.coverage == "arazzo-mounted-source"
+    assert "read as api/pets.yaml, the repository mounted at `/app`" in note.message
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.source is not None and binding.source.path == "api/pets.yaml"
+    (unresolved,) = run_rule(root, "arazzo-unresolved-operation")
+    assert "did you mean `getPet`" in unresolved.message
+    bare = HEAD.replace("url: ../api/pets.yaml", "url: /app/pets.yaml")
+    files = flows("      - {stepId: find, operationId: getPet}\n", bare)
+    files["pets.yaml"] = files.pop("api/pets.yaml")
+    (missing,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
+    assert missing.severity.name == "ERROR" and "does not hold" in missing.message

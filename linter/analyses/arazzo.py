@@ -79,6 +79,11 @@ class ResolvedSource:
     # (`./apis/openapi/…` from `workflows/x/`). Bound, so the steps are checked;
     # arazzo-unresolved-source reports the URL once per document.
     from_root: bool = False
+    # FOUND only by its tail: an absolute path (`/itarazzo/specs/loan.yaml`) naming no file from
+    # the root, whose tail after ``mounted_at`` (`/itarazzo`) names one corpus document: the
+    # repository as a runner's container or CI job mounts it. Bound, so the steps are checked;
+    # what the folder is outside the repository is not known here (a coverage note, no finding).
+    mounted_at: str = ""
 
     @property
     def checked(self) -> bool:
@@ -143,12 +148,36 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
             and not rooted.startswith("../")
         ):
             return ResolvedSource(source, FOUND, rooted, found, from_root=True)
+        if status == MISSING and written.startswith("/"):
+            mounted = _mounted(corpus, named)
+            if mounted is not None:
+                tail, document = mounted
+                prefix = "/" + named[: -len(tail)].rstrip("/")
+                return ResolvedSource(source, FOUND, tail, document, mounted_at=prefix)
         return ResolvedSource(source, status, named, None)
     if not document.usable:
         return ResolvedSource(source, UNREADABLE, named, document)
     if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ARAZZO):
         return ResolvedSource(source, OTHER_KIND, named, document)
     return ResolvedSource(source, FOUND, named, document)
+
+
+def _mounted(corpus: Context, named: str) -> tuple[str, Document] | None:
+    """The corpus document an absolute path's tail names when its head does not (the path
+    where a runner mounts the repository: `itarazzo/specs/loan.yaml` -> `specs/loan.yaml`),
+    with the tail; None unless exactly one tail of a folder and a file names a usable OpenAPI
+    or Arazzo document (a bare file name is too weak a match)."""
+    parts = named.split("/")
+    for start in range(1, len(parts) - 1):
+        tail = "/".join(parts[start:])
+        document = corpus.documents.get(tail)
+        if (
+            document is not None
+            and document.usable
+            and document.kind in (DocumentKind.OPENAPI, DocumentKind.ARAZZO)
+        ):
+            return tail, document
+    return None
 
 
 def near_source_paths(

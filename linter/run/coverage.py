@@ -108,6 +108,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "Arazzo source description at a remote URL, not fetched (the steps calling it unchecked)",
         "Arazzo source descriptions at remote URLs, not fetched (the steps calling them unchecked)",
     ),
+    "arazzo-mounted-source": (
+        "Arazzo source description at an absolute path, read by its tail as a corpus file",
+        "Arazzo source descriptions at absolute paths, read by their tails as corpus files",
+    ),
     "arazzo-source-not-read": (
         "Arazzo source description of a file speclint does not read, or outside the root",
         "Arazzo source descriptions of files speclint does not read, or outside the root",
