@@ -209,6 +209,30 @@ def test_inputs_by_ref_to_components_and_open_inputs(make_corpus: MakeCorpus) ->
     assert finding.related[0].pointer == "/components/inputs/auth/properties"
 
 
+def test_names_holding_spaces_resolve_as_declared_and_prose_after_a_name_does_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`$inputs.Unit Price` reads the input `Unit Price` (§4.7: `name = *( CHAR )`), and
+    `$steps.place.outputs.Order (id)` the output so named (its name is arazzo-invalid's to
+    judge, once); white space still ends a name nothing declares (`Unit Cost`)."""
+    steps = PLACE.replace(
+        "        outputs:", "        outputs:\n          'Order (id)': $response.body#/orderId"
+    ) + (
+        "      - stepId: read\n        operationId: getOrder\n        parameters:\n"
+        "          - {name: id, in: path, value: '$steps.place.outputs.Order (id)'}\n"
+        "          - {name: q, in: query, value: '$inputs.Unit Price'}\n"
+        "          - {name: r, in: query, value: '{$inputs.Unit Price}'}\n"
+        "          - {name: s, in: query, value: '$inputs.Unit Cost'}\n"
+    )
+    files = flows(steps)
+    files["flows/buy.arazzo.yaml"] = str(files["flows/buy.arazzo.yaml"]).replace(
+        "        sku: {type: string}\n", "        sku: {type: string}\n        Unit Price: {}\n"
+    )
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-expression")
+    assert finding.location.pointer == "/workflows/0/steps/1/parameters/3/value"
+    assert "has no input `Unit`" in finding.message
+
+
 def test_a_workflow_without_inputs_reading_one(make_corpus: MakeCorpus) -> None:
     files = flows(PLACE, "  - workflowId: bare\n    steps:\n"
                   "      - {stepId: b, operationId: ping, parameters: [{name: q, in: query, value: $inputs.q}]}\n")  # fmt: skip

@@ -377,6 +377,8 @@ class _Judge:
             return  # a schema that takes any name, or one not read here
         if any(name in names for name in name_prefixes(rest)):
             return
+        if _spaced(names, rest, use.expression.tail):
+            return
         name = _first_name(rest)
         meant = near_names(name, names)
         fix = (
@@ -440,6 +442,8 @@ class _Judge:
         names = [o.name for o in outputs]
         if any(name in names for name in name_prefixes(rest)):
             return
+        if _spaced(names, rest, use.expression.tail):
+            return  # a name with spaces, read as declared (arazzo-invalid judges the name)
         name = _first_name(rest)
         meant = near_names(name, names)
         others = [
@@ -749,6 +753,21 @@ def _arazzo_of(source: ResolvedSource) -> ArazzoDocument | None:
     if not source.checked or source.document is None:
         return None
     return arazzo_document(source.document)
+
+
+def _spaced(names: list[str], rest: str, tail: str) -> bool:
+    """Whether the expression, with what white space cut off after it (``tail``), names a
+    declared name holding white space: `$inputs.Unit Price` reads the input `Unit Price`,
+    whole or followed by a `.`, `[` or `#` part (§4.7: `name = *( CHAR )`)."""
+    if not tail:
+        return False
+    whole = rest + tail
+    return any(
+        re.search(r"\s", name) is not None
+        and whole.startswith(name)
+        and (len(whole) == len(name) or whole[len(name)] in ".[#")
+        for name in names
+    )
 
 
 def _longest_id(rest: str, ids: list[str]) -> str | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # §4.7 ABNF: the roots of `expression`.
 ROOTS = (
@@ -62,6 +62,10 @@ class Expression:
     root: str  # the word after `$`: one of ROOTS, or as written when it is none
     rest: str  # what follows `$<root>.` ("" when nothing does)
     start: int  # where it starts in the string it was found in
+    # What white space cut off after it, to the end of the value or the embedding braces: a
+    # name may hold spaces (§4.7: `name = *( CHAR )`; a JSON Schema property `Unit Price` of
+    # the inputs), which only the names declared can tell from prose after the expression.
+    tail: str = ""
 
     @property
     def known(self) -> bool:
@@ -73,10 +77,7 @@ def expressions_in(text: str, *, bare: bool = True) -> list[Expression]:
     the whole value when it starts with ``$`` and a letter."""
     # White space ends an embedded expression too: `{$steps.a.outputs.b || 'x'}` reads output
     # `b` (the rest is no part of §4.7's grammar, and not this module's to judge).
-    found = [
-        _parse(re.split(r"\s", m.group(1), maxsplit=1)[0], m.start(1))
-        for m in _EMBEDDED.finditer(text)
-    ]
+    found = [_cut(m.group(1), m.start(1)) for m in _EMBEDDED.finditer(text)]
     if found or not bare:
         return found
     stripped = text.strip()
@@ -84,8 +85,13 @@ def expressions_in(text: str, *, bare: bool = True) -> list[Expression]:
         return []
     # A bare value is one expression; white space ends it (nothing in §4.7 allows it, and the
     # name rule `*( CHAR )` would otherwise swallow prose after it).
-    head = re.split(r"\s", stripped, maxsplit=1)[0]
-    return [_parse(head, text.index(stripped))]
+    return [_cut(stripped, text.index(stripped))]
+
+
+def _cut(text: str, start: int) -> Expression:
+    """The expression ``text`` starts with, ended by white space, the rest kept as its tail."""
+    head = re.split(r"\s", text, maxsplit=1)[0]
+    return replace(_parse(head, start), tail=text[len(head) :])
 
 
 def expressions_in_condition(condition: str) -> list[Expression]:
