@@ -13,7 +13,8 @@ What it does
     are reported per document; how many more there were is said among what the run did not
     check. Two MUSTs of the specification's text the schema cannot express are checked too:
     an output name matches `^[a-zA-Z0-9.\\-_]+$`, and an output value is a runtime expression
-    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output. A document in a
+    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output. A source name
+    outside `[A-Za-z0-9_\\-]+`, which §4.6.3 recommends (a SHOULD), is a warning. A document in a
     design folder (`proposals/`, `rfcs/`: a draft of a change under discussion) or an archive
     (`archive/`, `workflows_archive/`: a record nobody edits) is told at `info`, as
     parse-error tells a design record's file, with the advice saying which it is.
@@ -104,6 +105,9 @@ _CALLS = ("operationId", "operationPath", "workflowId")
 # that breaks it. (The Components Object's keys, §4.6.13, the schema does check.)
 OUTPUT_NAME = re.compile(r"[a-zA-Z0-9.\-_]+")
 _NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9.\-_]+")
+
+
+_SOURCE_NAME = re.compile(r"^/sourceDescriptions/\d+/name$")
 
 
 def _called(step: Any) -> list[str]:
@@ -217,10 +221,20 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                     "; name the step (`stepId`) or the workflow (`workflowId`) it goes to "
                     "(Arazzo 1.0.1 §4.6.7, §4.6.8)"
                 )
+        level = severity
+        if _SOURCE_NAME.match(pointer) and "`pattern`" in message:
+            # Arazzo 1.0.1 §4.6.3: the name SHOULD match `[A-Za-z0-9_\-]+` (the schema makes it
+            # a pattern): a recommendation, though `$sourceDescriptions.<name>.x` cannot name
+            # a source whose name holds a `.` or a `/`.
+            level = min(severity, Severity.WARNING)
+            fix = (
+                "; Arazzo 1.0.1 §4.6.3 recommends letters, digits, `_` and `-` (a "
+                "`$sourceDescriptions.<name>` expression cannot name it otherwise): rename it"
+            )
         found.append(
             Finding(
                 ID,
-                severity,
+                level,
                 headed(f"{pointer or '/'}: {message}", fix + advice, message),
                 document.location(pointer),
                 key=f"{pointer}:{key}",

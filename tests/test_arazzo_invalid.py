@@ -46,6 +46,23 @@ def test_a_member_the_specification_does_not_define_is_reported_there(
     assert "retries" in finding.message
 
 
+def test_a_source_name_outside_the_recommended_characters_is_a_warning(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The schema's pattern on a source name is a SHOULD of Arazzo 1.0.1 §4.6.3 (a generator
+    names the source by its file path): a warning saying why it matters, not an error; a
+    MUST of the schema next to it stays an error."""
+    head = HEAD.replace("{name: pets, url", "{name: api/pets.yaml, url")
+    root = make_corpus(
+        {"adopt.arazzo.yaml": head + "      - {stepId: find, operationId: a, retries: 3}\n"}
+    )
+    name, member = sorted(run_rule(root, "arazzo-invalid"), key=lambda f: f.location.line)
+    assert name.location.pointer == "/sourceDescriptions/0/name"
+    assert name.severity.name == "WARNING"
+    assert "recommends letters, digits" in name.message
+    assert member.severity.name == "ERROR"
+
+
 def test_a_later_release_is_not_checked_and_a_wrong_version_is_reported(
     make_corpus: MakeCorpus,
 ) -> None:
