@@ -788,6 +788,51 @@ def test_a_parameter_in_body_is_arazzo_invalids_not_an_unknown_parameter(
     assert invalid.location.pointer == "/workflows/0/steps/0/parameters/0/in"
 
 
+def test_body_pointers_into_responses_declaring_no_content_are_one_warning_per_operation(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The pet store's 200s give a description only: the API document is silent, so the reads
+    cannot be checked; one warning per Arazzo document and operation, its reads related. A
+    string body read at `#/x` contradicts the document: still an error."""
+    files = flows(
+        "      - stepId: a\n        operationId: getPet\n"
+        "        parameters: [{name: petId, in: path, value: '1'}]\n"
+        "        outputs: {name: $response.body#/name, age: $response.body#/age}\n"
+        "      - stepId: b\n        operationId: getPet\n"
+        "        parameters: [{name: petId, in: path, value: '2'}]\n"
+        "        outputs: {tag: $response.body#/tag}\n"
+        "      - stepId: c\n        operationId: listPets\n"
+        "        outputs: {x: $response.body#/x}\n"
+    )
+    files["api/pets.yaml"] = PETS.replace(
+        "      operationId: listPets\n"
+        "      parameters:\n"
+        "        - {name: limit, in: query, schema: {type: integer}}\n"
+        "        - $ref: '#/components/parameters/Trace'\n"
+        "      responses: {'200': {description: ok}}",
+        "      operationId: listPets\n"
+        "      responses:\n"
+        "        '200': {description: ok, content: {text/plain: {schema: {type: string}}}}",
+    )
+    findings = run_rule(make_corpus(files), "arazzo-response-pointer")
+    assert [(f.severity.name, f.location.pointer) for f in findings] == [
+        ("ERROR", "/workflows/0/steps/2/outputs/x"),
+        ("WARNING", "/workflows/0/steps/0/outputs/name"),
+    ]
+    warning = findings[1]
+    assert warning.message.startswith(
+        "step `a`: api/pets.yaml declares no response content for GET /pets/{petId} "
+        "(responses 200), so what the document reads of its body (`$response.body#/age`, "
+        "`$response.body#/name`, `$response.body#/tag`) cannot be checked"
+    )
+    assert "declare the response's content schema in api/pets.yaml" in warning.message
+    assert [r.pointer for r in warning.related] == [
+        "/paths/~1pets~1{petId}/get",
+        "/workflows/0/steps/0/outputs/age",
+        "/workflows/0/steps/1/outputs/tag",
+    ]
+
+
 def test_an_absolute_source_path_of_a_runners_mount_is_read_by_its_tail(
     make_corpus: MakeCorpus,
 ) -> None:
