@@ -10,7 +10,8 @@ What it does
     when it declares no 2xx one), every response for failure criteria; the schema's local
     `$ref`\\s are followed, `allOf` members merged, each `oneOf` / `anyOf` member tried,
     an array index (`/0`) read through `items`. Body pointers into responses that declare no
-    content at all (a `200` with a description only, common in imported API documents) are one
+    content at all (a `200` with a description only, common in imported API documents; not a
+    `204`, which has no body by definition, RFC 9110 §15.3.5: an error) are one
     `warning` per Arazzo document and operation, the first read its location, the others
     related: the API document is silent, so the reads cannot be checked, and its fix is one
     (declare the response's content schema); a schema that contradicts the pointer (a string
@@ -76,6 +77,9 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 # speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
 FACTS = ("references",)
 # The codes a problem says it read: "... (responses 200, 201)".
+# Responses that have no content by HTTP's definition (RFC 9110 §15.3.5 204 No Content, §15.3.6
+# 205 Reset Content, §15.4.5 304 Not Modified): a body read from them alone is shown wrong.
+_BODILESS = frozenset({"204", "205", "304"})
 # How many of the other reads one warning relates (its message counts them all).
 _RELATED = 11
 _CODES = re.compile(r"\(responses ([^)]*)\)")
@@ -114,6 +118,9 @@ def _reads_no_content(problem: Problem, operation: Operation) -> bool:
     """Whether ``problem`` is a body pointer into responses of ``operation`` that declare no
     content at all: told at the operation itself (its one related location), where a schema
     that lacks the pointer is told at the schema."""
+    codes = {c.strip() for m in _CODES.findall(problem.problem) for c in m.split(",")}
+    if codes and codes <= _BODILESS:
+        return False  # the document says there is no body: the read is wrong, an error
     return problem.use.expression.rest.startswith("body#") and any(
         r.path == operation.document.path and r.pointer == operation.pointer
         for r in problem.related

@@ -826,6 +826,11 @@ def test_body_pointers_into_responses_declaring_no_content_are_one_warning_per_o
         "`$response.body#/name`, `$response.body#/tag`) cannot be checked"
     )
     assert "declare the response's content schema in api/pets.yaml" in warning.message
+    files["api/pets.yaml"] = PETS.replace(
+        "{'200': {description: ok}}", "{'204': {description: ok}}"
+    )
+    findings = run_rule(make_corpus(files), "arazzo-response-pointer")
+    assert {f.severity.name for f in findings} == {"ERROR"}  # 204 No Content: no body to read
     assert [r.pointer for r in warning.related] == [
         "/paths/~1pets~1{petId}/get",
         "/workflows/0/steps/0/outputs/age",
