@@ -58,7 +58,10 @@ Limitations
     not resolved here. The published 1.0 schema has three known bugs, corrected in speclint's
     copy (`ARAZZO_ERRATA` in `speclint.analyses.validation`, each citing its issue): a `retry`
     action needs neither `stepId`/`workflowId` (OAI/Arazzo-Specification#341) nor `retryAfter`
-    (#342), and a Criterion's `type` may be a Criterion Expression Type Object (#336).
+    (#342), and a Criterion's `type` may be a Criterion Expression Type Object (#336). The
+    schema's `uniqueItems` on `steps`, `workflows` or `sourceDescriptions` holding an item
+    copied verbatim is left to `arazzo-duplicate-id`, which reports the repeated `stepId`,
+    `workflowId` or `name` at the copy.
 """
 
 from __future__ import annotations
@@ -108,6 +111,26 @@ _NOT_IN_NAME = re.compile(r"[^a-zA-Z0-9.\-_]+")
 
 
 _SOURCE_NAME = re.compile(r"^/sourceDescriptions/\d+/name$")
+# The arrays whose items arazzo-duplicate-id tells apart by an id (Arazzo 1.0.1 §4.6.3 a source
+# description's `name`, §4.6.4 a `workflowId`, §4.6.5 a `stepId`): the key that names an item.
+_NAMED_ARRAYS = (
+    (re.compile(r"^/sourceDescriptions$"), "name"),
+    (re.compile(r"^/workflows$"), "workflowId"),
+    (re.compile(r"^/workflows/\d+/steps$"), "stepId"),
+)
+
+
+def _repeats_named(pointer: str, node: Any) -> bool:
+    """Whether the array at ``pointer`` repeats an item (the schema's `uniqueItems`) only as
+    items of the same id, which arazzo-duplicate-id reports at the repeat: a step copied
+    verbatim is one defect, told there."""
+    key = next((k for pattern, k in _NAMED_ARRAYS if pattern.match(pointer)), None)
+    if key is None or not isinstance(node, list):
+        return False
+    repeated = [item for i, item in enumerate(node) if item in node[:i]]
+    return bool(repeated) and all(
+        isinstance(item, dict) and isinstance(item.get(key), str) and item[key] for item in repeated
+    )
 
 
 def _called(step: Any) -> list[str]:
@@ -197,6 +220,8 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     ):
         fix = f"; fix it so the document is valid Arazzo {release.group(1)}"
         node = resolve_pointer(document.data, pointer)
+        if "non-unique" in message and _repeats_named(pointer, node):
+            continue  # arazzo-duplicate-id reports the repeat, at it, with its fix
         called = _called(node)
         goes_to = _goes_to(node)
         if len(called) > 1 and "oneOf" in message:

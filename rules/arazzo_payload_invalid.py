@@ -47,7 +47,9 @@ Limitations
     field the request schema both requires and forbids (an `allOf` branch closed against a field
     another branch requires) is the API document's defect, reported there by
     unsatisfiable-schema, not at each payload. A request body or schema in another file than
-    the operation's is followed only as far as the corpus's `$ref` resolution goes.
+    the operation's is followed only as far as the corpus's `$ref` resolution goes. A step
+    whose `operationId` several operations of its API document share is judged only against
+    the one of them its parameters fit (`arazzo-unresolved-operation` warns when not one).
 """
 
 from __future__ import annotations

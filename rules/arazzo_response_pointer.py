@@ -9,7 +9,13 @@ What it does
     it can read: the operation's 2xx responses for outputs and success criteria (every response
     when it declares no 2xx one), every response for failure criteria; the schema's local
     `$ref`\\s are followed, `allOf` members merged, each `oneOf` / `anyOf` member tried,
-    an array index (`/0`) read through `items`. A `$response.header.<name>` must be a
+    an array index (`/0`) read through `items`. Body pointers into responses that declare no
+    content at all (a `200` with a description only, common in imported API documents; not a
+    `204`, which has no body by definition, RFC 9110 §15.3.5: an error) are one
+    `warning` per Arazzo document and operation, the first read its location, the others
+    related: the API document is silent, so the reads cannot be checked, and its fix is one
+    (declare the response's content schema); a schema that contradicts the pointer (a string
+    body read at `#/x`) stays an error. A `$response.header.<name>` must be a
     header one of those responses declares (any letter case, RFC 9110 §5.1), or
     `Content-Type` (which OpenAPI ignores when declared, so no API declares it). The finding is at
     the expression's string, the schema where the pointer leaves it related; the fix names the
@@ -49,16 +55,20 @@ Limitations
     (`$response.body.id` in a condition is the condition language's dereference, not judged).
     A step whose call does not resolve, or whose source is not read, is not judged (the
     unresolved call is `arazzo-unresolved-operation`'s finding, the unread source a coverage
-    note).
+    note); nor is one whose `operationId` several operations of its API document share, its
+    parameters fitting not exactly one of them (`arazzo-unresolved-operation` warns).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo_expressions import RESPONSE, expression_problems
+from speclint.analyses.arazzo import step_bindings
+from speclint.analyses.arazzo_expressions import RESPONSE, Problem, expression_problems
 from speclint.analyses.context import Context
+from speclint.analyses.operations import Operation
 from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-response-pointer"
@@ -66,13 +76,30 @@ SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
 FACTS = ("references",)
+# The codes a problem says it read: "... (responses 200, 201)".
+# Responses that have no content by HTTP's definition (RFC 9110 §15.3.5 204 No Content, §15.3.6
+# 205 Reset Content, §15.4.5 304 Not Modified): a body read from them alone is shown wrong.
+_BODILESS = frozenset({"204", "205", "304"})
+# How many of the other reads one warning relates (its message counts them all).
+_RELATED = 11
+_CODES = re.compile(r"\(responses ([^)]*)\)")
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    bindings = {(b.arazzo.path, b.step.pointer): b for b in step_bindings(corpus)}
+    silent: dict[tuple[str, str, str], list[Problem]] = {}
+    operations: dict[tuple[str, str, str], Operation] = {}
     for problem in expression_problems(corpus):
         if problem.concern != RESPONSE:
             continue
         use = problem.use
+        binding = bindings.get((use.arazzo.path, use.step.pointer)) if use.step else None
+        operation = binding.operation if binding is not None else None
+        if operation is not None and _reads_no_content(problem, operation):
+            key = (use.arazzo.path, operation.document.path, operation.pointer)
+            silent.setdefault(key, []).append(problem)
+            operations[key] = operation
+            continue
         document = corpus.documents[use.arazzo.path]
         step = use.step.step_id if use.step is not None else ""
         yield Finding(
@@ -83,3 +110,54 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             related=problem.related,
             key=f"{use.pointer}:{use.expression.text}",
         )
+    for key, problems in sorted(silent.items()):
+        yield _no_content(corpus, operations[key], problems)
+
+
+def _reads_no_content(problem: Problem, operation: Operation) -> bool:
+    """Whether ``problem`` is a body pointer into responses of ``operation`` that declare no
+    content at all: told at the operation itself (its one related location), where a schema
+    that lacks the pointer is told at the schema."""
+    codes = {c.strip() for m in _CODES.findall(problem.problem) for c in m.split(",")}
+    if codes and codes <= _BODILESS:
+        return False  # the document says there is no body: the read is wrong, an error
+    return problem.use.expression.rest.startswith("body#") and any(
+        r.path == operation.document.path and r.pointer == operation.pointer
+        for r in problem.related
+    )
+
+
+def _no_content(corpus: Context, operation: Operation, problems: list[Problem]) -> Finding:
+    """One warning per Arazzo document and operation for the body pointers it reads from
+    responses its API document gives no content: the API document is silent, the workflow is
+    not shown wrong, and the fix is one, in the API document."""
+    first = problems[0]
+    document = corpus.documents[first.use.arazzo.path]
+    step = first.use.step.step_id if first.use.step is not None else ""
+    codes = sorted(
+        {c.strip() for p in problems for m in _CODES.findall(p.problem) for c in m.split(",")}
+    )
+    read = sorted({p.use.expression.text for p in problems})
+    shown = ", ".join(f"`{t}`" for t in read[:3]) + (
+        f", {len(read) - 3} more" if len(read) > 3 else ""
+    )
+    named = f"responses {', '.join(codes)}" if codes else "the responses the step reads"
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"step `{step}`: {operation.document.path} declares no response content for "
+            f"{operation.label} ({named}), so what the document reads of its body ({shown}) "
+            "cannot be checked",
+            f"; declare the response's content schema in {operation.document.path}",
+        ),
+        document.location(first.use.pointer),
+        related=(
+            operation.document.location(operation.pointer, note=operation.label),
+            *(
+                document.location(p.use.pointer, note=f"`{p.use.expression.text}`")
+                for p in problems[1:_RELATED]
+            ),
+        ),
+        key=f"no-content:{operation.document.path}#{operation.pointer}",
+    )

@@ -47,8 +47,12 @@ Limitations
     place: a name not found there is not reported. A header or cookie the operation does not
     list is reported only as a near miss of one it does (`X-Api-Kye`): HTTP lets a client send
     any header, and a gateway's key an API describes only in prose is sent and served; `Accept`
-    and `Content-Type` are never unknown (OpenAPI ignores a header parameter of those names). A workflow's `inputs` with
-    `additionalProperties` or `patternProperties` (or no `properties`) takes any name.
+    and `Content-Type` are never unknown (OpenAPI ignores a header parameter of those names).
+    A workflow's `inputs` with `additionalProperties` or `patternProperties` (or no
+    `properties`) takes any name. A parameter in no Arazzo place (`in: body`, §4.6.6) is
+    `arazzo-invalid`'s finding, not this rule's. A step whose `operationId` several operations
+    of its API document share is judged only against the one of them its parameters fit, and
+    not at all when they fit several or none (`arazzo-unresolved-operation` warns).
 """
 
 from __future__ import annotations
@@ -57,33 +61,21 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.arazzo import (
+    PARAMETER_PLACES,
     RESOLVED,
-    Credential,
-    DeclaredParameter,
     StepBinding,
+    accepted_parameters,
+    effective_parameter,
     near_names,
-    operation_credentials,
-    operation_parameters,
     step_bindings,
 )
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity, headed
-from speclint.model.arazzo import ArazzoDocument, Parameter
 from speclint.parsing.structured import follow_local
 
 ID = "arazzo-unknown-parameter"
 SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
-_COMPONENT = "$components.parameters."
-# OpenAPI 3.1.0 §4.8.12 (Parameter Object, fixed field `name`): a header parameter named
-# `Accept` or `Content-Type` "SHALL be ignored" (content negotiation and `requestBody` say them),
-# so no operation declares one and a step may always send it. Lower case (RFC 9110 §5.1).
-_CONTENT_HEADERS = frozenset({"accept", "content-type"})
-
-
-def _content_header(name: str, where: str) -> bool:
-    """Whether the parameter is a header no operation can declare, as content negotiation's."""
-    return where == "header" and name.lower() in _CONTENT_HEADERS
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -96,55 +88,21 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             yield from _against_workflow(corpus, binding)
 
 
-def _effective(arazzo: ArazzoDocument, parameter: Parameter) -> Parameter | None:
-    """The parameter as it applies: a Reusable Object's component (its ``value`` overriding);
-    None when it names no component (another rule's) or has no name."""
-    if parameter.reference:
-        if not parameter.reference.startswith(_COMPONENT):
-            return None
-        named = arazzo.components.parameters.get(parameter.reference[len(_COMPONENT) :])
-        if named is None:
-            return None
-        return Parameter(
-            named.name, named.in_, parameter.value, parameter.reference, parameter.pointer,
-            parameter.location,
-        )  # fmt: skip
-    return parameter if parameter.name else None
-
-
-def _same(declared: DeclaredParameter, name: str, where: str) -> bool:
-    if declared.in_ != where:
-        return False
-    # RFC 9110 §5.1: field names are case-insensitive.
-    return declared.name.lower() == name.lower() if where == "header" else declared.name == name
-
-
-def _supplies(credential: Credential, name: str, where: str) -> bool:
-    """Whether ``credential`` is the parameter ``name`` in ``where`` (any place when not given)."""
-    if where and credential.in_ != where:
-        return False
-    if credential.in_ == "header":
-        return credential.name.lower() == name.lower()  # RFC 9110 §5.1
-    return credential.name == name
-
-
 def _against_operation(binding: StepBinding) -> Iterator[Finding]:
     operation = binding.operation
     assert operation is not None
-    declared, whole = operation_parameters(operation)
-    credentials = operation_credentials(operation)
+    accepted = accepted_parameters(operation)
+    declared, whole = accepted.declared, accepted.whole
     step = binding.step
     for written in step.parameters:
-        parameter = _effective(binding.arazzo, written)
+        parameter = effective_parameter(binding.arazzo, written)
         if parameter is None:
             continue
         name, where = parameter.name, parameter.in_
-        if _content_header(name, where):
-            continue
-        if any(_same(d, name, where) if where else d.name == name for d in declared):
-            continue
-        if any(_supplies(c, name, where) for c in credentials):
-            continue  # the credential a security scheme of the operation names
+        if where and where not in PARAMETER_PLACES:
+            continue  # `in: body`: no Arazzo place (§4.6.6), arazzo-invalid's finding
+        if accepted.takes(name, where):
+            continue  # declared, a security scheme's credential, or a content header
         elsewhere = [d for d in declared if d.name == name]
         close = _close(name, [d.name for d in declared if not where or d.in_ == where])
         if not (elsewhere or close or whole):
@@ -208,7 +166,7 @@ def _against_workflow(corpus: Context, binding: StepBinding) -> Iterator[Finding
         return  # it takes any name
     step = binding.step
     for written in step.parameters:
-        parameter = _effective(binding.arazzo, written)
+        parameter = effective_parameter(binding.arazzo, written)
         if parameter is None or parameter.name in properties:
             continue
         name = parameter.name

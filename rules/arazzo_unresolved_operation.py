@@ -12,7 +12,11 @@ What it does
     a path pointer whose slashes are not escaped (`#/paths/pets/get` for `#/paths/~1pets/get`,
     RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
     OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
-    qualified). A source description name the document does not declare is reported here too.
+    qualified). An `operationId` that several operations of one API document share (invalid
+    OpenAPI, common in imported catalogues) binds the step to the one of them taking every
+    parameter the step passes; when they fit several or none, one warning per document and
+    `operationId` says the steps cannot be resolved unambiguously (use `operationPath`), the
+    candidates related, and no rule checks those steps against a guessed operation. A source description name the document does not declare is reported here too.
     Redocly's shorthands `<source>.<operationId>` (`pets.getPet`) and
     `$sourceDescriptions.<source>.workflows.<workflowId>`, and a generator's `<source>#<pointer>`
     operationPath, which Arazzo 1.0 does not define, are one warning per document and field
@@ -79,9 +83,57 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     shorthands: dict[tuple[str, str], list[StepBinding]] = {}
-    yield from _unresolved(corpus, shorthands)
+    shared: dict[tuple[str, str, str], list[StepBinding]] = {}
+    yield from _unresolved(corpus, shorthands, shared)
     for (path, _), bindings in sorted(shorthands.items()):
         yield _shorthand(corpus.documents[path], bindings)
+    for (path, _, _), bindings in sorted(shared.items()):
+        yield _shared(corpus.documents[path], bindings)
+
+
+def _shared(document: Document, bindings: list[StepBinding]) -> Finding:
+    """One warning per Arazzo document and operationId that several operations of one API
+    document share, the steps' parameters fitting not exactly one: nothing is checked against
+    a guessed operation. The API document's duplicate itself is openapi-invalid's (OpenAPI 3.1
+    §4.8.10: an operationId "MUST be unique")."""
+    first = bindings[0]
+    candidates = first.candidates
+    identifier = candidates[0].identifier
+    api = candidates[0].document.path
+    labels = ", ".join(op.label for op in candidates[:5])
+    if len(candidates) > 5:
+        labels += f", {len(candidates) - 5} more"
+    more = len(bindings) - 1
+    also = f" (step `{first.step.step_id}`" + (
+        f" and {more} more step{'s' if more > 1 else ''})" if more else ")"
+    )
+    name = first.source.description.name if first.source is not None else "<name>"
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"operationId `{identifier}` names {len(candidates)} operations of {api} "
+            f"({labels}){also}: the step cannot be resolved unambiguously, and is not checked "
+            "against any of them",
+            f"; use `operationPath` (`{{$sourceDescriptions.{name}.url}}#<pointer>`, Arazzo "
+            "1.0.1 §4.6.5) naming the one meant",
+        ),
+        document.location(f"{first.step.pointer}/{first.field}"),
+        related=(
+            *(
+                op.document.location(
+                    op.pointer,
+                    note=f"{op.label}: `{{$sourceDescriptions.{name}.url}}#{op.pointer}`",
+                )
+                for op in candidates
+            ),
+            *(
+                document.location(f"{b.step.pointer}/{b.field}", note=f"step `{b.step.step_id}`")
+                for b in bindings[1:6]
+            ),
+        ),
+        key=f"shared:{api}:{identifier}",
+    )
 
 
 def _shorthand(document: Document, bindings: list[StepBinding]) -> Finding:
@@ -120,13 +172,22 @@ def _shorthand(document: Document, bindings: list[StepBinding]) -> Finding:
 
 
 def _unresolved(
-    corpus: Context, shorthands: dict[tuple[str, str], list[StepBinding]]
+    corpus: Context,
+    shorthands: dict[tuple[str, str], list[StepBinding]],
+    shared: dict[tuple[str, str, str], list[StepBinding]],
 ) -> Iterator[Finding]:
     for binding in step_bindings(corpus):
         if binding.status == RESOLVED and binding.standard:
             shorthands.setdefault((binding.arazzo.path, binding.field), []).append(binding)
             continue
         if binding.status not in (UNRESOLVED, AMBIGUOUS):
+            continue
+        apis = {op.document.path for op in binding.candidates}
+        if binding.status == AMBIGUOUS and len(apis) == 1:
+            # One API document holding the id several times: one warning per document and id.
+            api = binding.candidates[0]
+            key = (binding.arazzo.path, api.document.path, api.identifier)
+            shared.setdefault(key, []).append(binding)
             continue
         document = corpus.documents[binding.arazzo.path]
         step = binding.step

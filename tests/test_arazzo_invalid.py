@@ -152,3 +152,22 @@ def test_the_schema_errata_are_those_of_the_vendored_schema() -> None:
     assert len(failure["allOf"]) == 1
     assert "anyOf" not in schema["$defs"]["criterion-object"]
     assert {e.issue.rsplit("/", 1)[1] for e in ARAZZO_ERRATA["1.0"]} == {"336", "341", "342"}
+
+
+def test_steps_copied_verbatim_are_arazzo_duplicate_ids_not_a_unique_items_error(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Identical step objects fail the schema's `uniqueItems` on `steps`; arazzo-duplicate-id
+    reports the repeated stepId at the copy, with its fix, so the schema's error adds nothing.
+    Identical items with no id (two equal `successCriteria`) are still the schema's."""
+    step = "      - {stepId: find, operationId: a}\n"
+    root = make_corpus({"adopt.arazzo.yaml": HEAD + step + step})
+    assert run_rule(root, "arazzo-invalid") == []
+    (duplicate,) = run_rule(root, "arazzo-duplicate-id")
+    assert duplicate.location.pointer == "/workflows/0/steps/1"
+    criteria = "        successCriteria: [{condition: $statusCode == 200}, {condition: $statusCode == 200}]\n"
+    root = make_corpus(
+        {"adopt.arazzo.yaml": HEAD + "      - stepId: find\n        operationId: a\n" + criteria}
+    )
+    (invalid,) = run_rule(root, "arazzo-invalid")
+    assert "non-unique" in invalid.message

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli, run_rule
-from speclint.analyses.arazzo import RESOLVED, UNCHECKED, step_bindings
+from speclint.analyses.arazzo import AMBIGUOUS, RESOLVED, UNCHECKED, step_bindings
 from speclint.analyses.context import Context
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -700,17 +700,142 @@ def test_speclint_bindings_lists_each_step_with_its_operation(make_corpus: MakeC
     assert "speclint: 1 Arazzo step binding(s); 1 step(s) not bound" in lines
 
 
-def test_an_operation_id_one_document_declares_twice_binds_to_the_first(
+def shared_id(steps: str) -> dict[str, str | bytes]:
+    """The pet store with `GET /pets` and `GET /pets/{petId}` both called `getPet` (as an
+    imported catalogue names a list and a by-id read alike), and a workflow of ``steps``."""
+    files = flows(steps)
+    files["api/pets.yaml"] = PETS.replace("operationId: listPets", "operationId: getPet")
+    return files
+
+
+def test_an_operation_id_two_operations_share_binds_to_the_one_the_steps_parameters_fit(
     make_corpus: MakeCorpus,
 ) -> None:
-    # The repetition is openapi-invalid's defect (OpenAPI 3.1 §4.8.10), not the step's.
-    files = flows("      - {stepId: find, operationId: getPet}\n")
-    files["api/pets.yaml"] = PETS.replace("operationId: listPets", "operationId: getPet")
-    root = make_corpus(files)
+    """The repetition is openapi-invalid's defect (OpenAPI 3.1 §4.8.10); the step is bound to
+    the candidate taking every parameter it passes: a path-item one (`petId`), or a `$ref`'d
+    one (`X-Trace-Id`), and then judged against it, not against the first in the document."""
+    root = make_corpus(
+        shared_id(
+            "      - stepId: one\n        operationId: getPet\n"
+            "        parameters: [{name: petId, in: path, value: $inputs.id}]\n"
+            "      - stepId: all\n        operationId: getPet\n"
+            "        parameters:\n"
+            "          - {name: limit, in: query, value: 5}\n"
+            "          - {name: x-trace-id, in: header, value: t}\n"
+        )
+    )
+    one, every = step_bindings(Context.load(root))
+    assert one.status == RESOLVED and one.operation is not None
+    assert one.operation.label == "GET /pets/{petId}"
+    assert one.evidence == (
+        "operationId `getPet` of api/pets.yaml (of the 2 of that id, the one taking the step's "
+        "parameters)"
+    )
+    assert every.operation is not None and every.operation.label == "GET /pets"
+    assert run_rule(root, "arazzo-unknown-parameter") == []
     assert run_rule(root, "arazzo-unresolved-operation") == []
-    (binding,) = step_bindings(Context.load(root))
-    assert binding.operation is not None and binding.operation.label == "GET /pets"
-    assert binding.evidence == "operationId `getPet` of api/pets.yaml (the first of 2)"
+
+
+def test_an_operation_id_shared_by_operations_the_step_does_not_single_out_is_one_warning(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Parameters that fit both candidates (none) or neither (`nope`): the step is not bound,
+    nothing is judged against a guessed operation (its parameters, its response pointers, its
+    payload), and one warning per document and operationId says so, the candidates related."""
+    root = make_corpus(
+        shared_id(
+            "      - stepId: any\n        operationId: getPet\n"
+            "        outputs: {x: $response.body#/x}\n"
+            "      - stepId: neither\n        operationId: getPet\n"
+            "        parameters: [{name: nope, in: query, value: 1}]\n"
+            "        requestBody: {contentType: application/json, payload: {name: 3}}\n"
+        )
+    )
+    bindings = step_bindings(Context.load(root))
+    assert [b.status for b in bindings] == [AMBIGUOUS, AMBIGUOUS]
+    assert bindings[0].operation is None and len(bindings[0].candidates) == 2
+    for rule in ("arazzo-unknown-parameter", "arazzo-response-pointer", "arazzo-payload-invalid"):
+        assert run_rule(root, rule) == [], rule
+    (finding,) = run_rule(root, "arazzo-unresolved-operation")
+    assert finding.severity.name == "WARNING"
+    assert finding.location.pointer == "/workflows/0/steps/0/operationId"
+    assert finding.message.startswith(
+        "operationId `getPet` names 2 operations of api/pets.yaml (GET /pets, GET /pets/{petId}) "
+        "(step `any` and 1 more step): the step cannot be resolved unambiguously"
+    )
+    assert "use `operationPath`" in finding.message
+    assert [r.pointer for r in finding.related] == [
+        "/paths/~1pets/get",
+        "/paths/~1pets~1{petId}/get",
+        "/workflows/0/steps/1/operationId",
+    ]
+    assert "{$sourceDescriptions.pets.url}#/paths/~1pets/get" in str(finding.related[0].note)
+
+
+def test_a_parameter_in_body_is_arazzo_invalids_not_an_unknown_parameter(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`in: body` is no Arazzo place (§4.6.6: path, query, header, cookie): the schema's
+    finding; "takes no such parameter" would mislead (the value belongs in `requestBody`)."""
+    root = make_corpus(
+        flows(
+            "      - stepId: add\n        operationId: addPet\n"
+            "        parameters: [{name: pet, in: body, value: {name: Rex}}]\n"
+        )
+    )
+    assert run_rule(root, "arazzo-unknown-parameter") == []
+    (invalid,) = run_rule(root, "arazzo-invalid")
+    assert invalid.location.pointer == "/workflows/0/steps/0/parameters/0/in"
+
+
+def test_body_pointers_into_responses_declaring_no_content_are_one_warning_per_operation(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The pet store's 200s give a description only: the API document is silent, so the reads
+    cannot be checked; one warning per Arazzo document and operation, its reads related. A
+    string body read at `#/x` contradicts the document: still an error."""
+    files = flows(
+        "      - stepId: a\n        operationId: getPet\n"
+        "        parameters: [{name: petId, in: path, value: '1'}]\n"
+        "        outputs: {name: $response.body#/name, age: $response.body#/age}\n"
+        "      - stepId: b\n        operationId: getPet\n"
+        "        parameters: [{name: petId, in: path, value: '2'}]\n"
+        "        outputs: {tag: $response.body#/tag}\n"
+        "      - stepId: c\n        operationId: listPets\n"
+        "        outputs: {x: $response.body#/x}\n"
+    )
+    files["api/pets.yaml"] = PETS.replace(
+        "      operationId: listPets\n"
+        "      parameters:\n"
+        "        - {name: limit, in: query, schema: {type: integer}}\n"
+        "        - $ref: '#/components/parameters/Trace'\n"
+        "      responses: {'200': {description: ok}}",
+        "      operationId: listPets\n"
+        "      responses:\n"
+        "        '200': {description: ok, content: {text/plain: {schema: {type: string}}}}",
+    )
+    findings = run_rule(make_corpus(files), "arazzo-response-pointer")
+    assert [(f.severity.name, f.location.pointer) for f in findings] == [
+        ("ERROR", "/workflows/0/steps/2/outputs/x"),
+        ("WARNING", "/workflows/0/steps/0/outputs/name"),
+    ]
+    warning = findings[1]
+    assert warning.message.startswith(
+        "step `a`: api/pets.yaml declares no response content for GET /pets/{petId} "
+        "(responses 200), so what the document reads of its body (`$response.body#/age`, "
+        "`$response.body#/name`, `$response.body#/tag`) cannot be checked"
+    )
+    assert "declare the response's content schema in api/pets.yaml" in warning.message
+    files["api/pets.yaml"] = PETS.replace(
+        "{'200': {description: ok}}", "{'204': {description: ok}}"
+    )
+    findings = run_rule(make_corpus(files), "arazzo-response-pointer")
+    assert {f.severity.name for f in findings} == {"ERROR"}  # 204 No Content: no body to read
+    assert [r.pointer for r in warning.related] == [
+        "/paths/~1pets~1{petId}/get",
+        "/workflows/0/steps/0/outputs/age",
+        "/workflows/0/steps/1/outputs/tag",
+    ]
 
 
 def test_an_absolute_source_path_of_a_runners_mount_is_read_by_its_tail(

@@ -33,6 +33,7 @@ from speclint.model.arazzo import (
     ARAZZO_SOURCE,
     OPENAPI_SOURCE,
     ArazzoDocument,
+    Parameter,
     SourceDescription,
     Step,
     Workflow,
@@ -229,7 +230,9 @@ def _same_folder_name(named: str, paths: list[str]) -> list[str]:
 # How a step's call resolves.
 RESOLVED = "resolved"
 UNRESOLVED = "unresolved"  # names nothing the sources hold (``reason``, ``meant``)
-AMBIGUOUS = "ambiguous"  # a bare operationId that several OpenAPI sources hold
+# A bare operationId that several OpenAPI sources hold, or an operationId that several operations
+# of one source hold, the step's parameters fitting not exactly one (``candidates``).
+AMBIGUOUS = "ambiguous"
 UNCHECKED = "unchecked"  # its source is not read (remote, outside the root, unreadable)
 
 
@@ -377,6 +380,8 @@ class _Binder:
         if source is None or not source.is_openapi:
             return None
         bound = self._by_id(written, identifier, [source])
+        if bound.status == AMBIGUOUS:
+            return bound  # the source has it, more than once
         if bound.status != RESOLVED:
             return None
         return replace(bound, standard=f"$sourceDescriptions.{name}.{identifier}")
@@ -387,9 +392,29 @@ class _Binder:
         matching = [op for op in held if op.identifier == identifier]
         if len({op.document.path for op in matching}) == 1:
             # One document declaring the id twice is that document's defect (openapi-invalid:
-            # OpenAPI 3.1 §4.8.10, "MUST be unique"); the step is bound to the first.
-            operation = matching[0]
-            twice = f" (the first of {len(matching)})" if len(matching) > 1 else ""
+            # OpenAPI 3.1 §4.8.10, "MUST be unique"). An imported catalogue calls a list GET
+            # and a by-id GET both `Things_Get`: the step is bound to the one its parameters
+            # fit, and to none when they fit several or none (nothing is judged against a
+            # guessed operation; arazzo-unresolved-operation says so, once).
+            fitting = self._fitting(matching) if len(matching) > 1 else matching
+            if len(fitting) != 1:
+                path = matching[0].document.path
+                labels = _listed(op.label for op in matching).replace("`", "")
+                return self.result(
+                    field,
+                    written,
+                    AMBIGUOUS,
+                    reason=f"operationId `{identifier}` names {len(matching)} operations of "
+                    f"{path} ({labels})",
+                    candidates=tuple(matching),
+                    source=_source_of(sources, matching[0]),
+                )
+            operation = fitting[0]
+            twice = (
+                f" (of the {len(matching)} of that id, the one taking the step's parameters)"
+                if len(matching) > 1
+                else ""
+            )
             return self.result(
                 field,
                 written,
@@ -423,6 +448,29 @@ class _Binder:
             ),
             source=sources[0] if len(sources) == 1 else None,
         )
+
+    def _fitting(self, candidates: list[Operation]) -> list[Operation]:
+        """Those of ``candidates`` (one document's operations sharing an operationId) taking
+        every parameter the step passes, by name and `in` (``accepted_parameters``). A
+        parameter in no Arazzo place (`in: body`) is arazzo-invalid's and is not weighed; a
+        header or cookie none of them takes neither (HTTP lets a client send any header,
+        RFC 9110 §6.3); a candidate whose parameters are not all read (a `$ref` to another
+        file) may take any."""
+        passed = [
+            (p.name, p.in_)
+            for p in (effective_parameter(self.arazzo, w) for w in self.step.parameters)
+            if p is not None and (not p.in_ or p.in_ in PARAMETER_PLACES)
+        ]
+        taken = [accepted_parameters(op) for op in candidates]
+
+        def fits(accepted: AcceptedParameters) -> bool:
+            return not accepted.whole or all(
+                accepted.takes(name, where)
+                or (where in ("header", "cookie") and not any(t.takes(name, where) for t in taken))
+                for name, where in passed
+            )
+
+        return [op for op, accepted in zip(candidates, taken, strict=True) if fits(accepted)]
 
     def operation_path(self, written: str) -> StepBinding:
         field = "operationPath"
@@ -689,6 +737,81 @@ def operation_credentials(operation: Operation) -> list[Credential]:
             if isinstance(key, str) and where in ("header", "query", "cookie"):
                 found.append(Credential(key, str(where), name, at))
     return found
+
+
+# Arazzo 1.0.1 §4.6.6 (Parameter Object, `in`): where a step's parameter goes ("path, query,
+# header, cookie"); anything else (`body`) is arazzo-invalid's finding.
+PARAMETER_PLACES = frozenset({"path", "query", "header", "cookie"})
+# OpenAPI 3.1.0 §4.8.12 (Parameter Object, fixed field `name`): a header parameter named
+# `Accept` or `Content-Type` "SHALL be ignored" (content negotiation and `requestBody` say them),
+# so no operation declares one and a step may always send it. Lower case (RFC 9110 §5.1).
+CONTENT_HEADERS = frozenset({"accept", "content-type"})
+_COMPONENT = "$components.parameters."
+
+
+def content_header(name: str, where: str) -> bool:
+    """Whether the parameter is a header no operation can declare, as content negotiation's."""
+    return where == "header" and name.lower() in CONTENT_HEADERS
+
+
+def effective_parameter(arazzo: ArazzoDocument, parameter: Parameter) -> Parameter | None:
+    """A step's parameter as it applies: a Reusable Object's component (its ``value``
+    overriding); None when it names no component (another rule's) or has no name."""
+    if parameter.reference:
+        if not parameter.reference.startswith(_COMPONENT):
+            return None
+        named = arazzo.components.parameters.get(parameter.reference[len(_COMPONENT) :])
+        if named is None:
+            return None
+        return Parameter(
+            named.name, named.in_, parameter.value, parameter.reference, parameter.pointer,
+            parameter.location,
+        )  # fmt: skip
+    return parameter if parameter.name else None
+
+
+def declares(declared: DeclaredParameter, name: str, where: str) -> bool:
+    """Whether ``declared`` is the parameter ``name`` in ``where`` (by name alone when no
+    place is given)."""
+    if not where:
+        return declared.name == name
+    if declared.in_ != where:
+        return False
+    # RFC 9110 §5.1: field names are case-insensitive.
+    return declared.name.lower() == name.lower() if where == "header" else declared.name == name
+
+
+def supplies(credential: Credential, name: str, where: str) -> bool:
+    """Whether ``credential`` is the parameter ``name`` in ``where`` (any place when not given)."""
+    if where and credential.in_ != where:
+        return False
+    if credential.in_ == "header":
+        return credential.name.lower() == name.lower()  # RFC 9110 §5.1
+    return credential.name == name
+
+
+@dataclass(frozen=True)
+class AcceptedParameters:
+    """What an operation takes from a step: its parameters (``operation_parameters``), whether
+    every one was read, and the credentials its security schemes supply."""
+
+    declared: tuple[DeclaredParameter, ...]
+    whole: bool
+    credentials: tuple[Credential, ...]
+
+    def takes(self, name: str, where: str) -> bool:
+        """Whether the operation takes the parameter ``name`` in ``where``: declared, the
+        credential of a security scheme it uses, or a content header."""
+        return (
+            content_header(name, where)
+            or any(declares(d, name, where) for d in self.declared)
+            or any(supplies(c, name, where) for c in self.credentials)
+        )
+
+
+def accepted_parameters(operation: Operation) -> AcceptedParameters:
+    declared, whole = operation_parameters(operation)
+    return AcceptedParameters(tuple(declared), whole, tuple(operation_credentials(operation)))
 
 
 def request_body(operation: Operation) -> tuple[str, Any]:
