@@ -61,7 +61,6 @@ Limitations
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -76,13 +75,11 @@ SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
 FACTS = ("references",)
-# The codes a problem says it read: "... (responses 200, 201)".
 # Responses that have no content by HTTP's definition (RFC 9110 §15.3.5 204 No Content, §15.3.6
 # 205 Reset Content, §15.4.5 304 Not Modified): a body read from them alone is shown wrong.
 _BODILESS = frozenset({"204", "205", "304"})
 # How many of the other reads one warning relates (its message counts them all).
 _RELATED = 11
-_CODES = re.compile(r"\(responses ([^)]*)\)")
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -95,7 +92,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         use = problem.use
         binding = bindings.get((use.arazzo.path, use.step.pointer)) if use.step else None
         operation = binding.operation if binding is not None else None
-        if operation is not None and _reads_no_content(problem, operation):
+        if operation is not None and _reads_no_content(problem):
             key = (use.arazzo.path, operation.document.path, operation.pointer)
             silent.setdefault(key, []).append(problem)
             operations[key] = operation
@@ -114,17 +111,11 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield _no_content(corpus, operations[key], problems)
 
 
-def _reads_no_content(problem: Problem, operation: Operation) -> bool:
+def _reads_no_content(problem: Problem) -> bool:
     """Whether ``problem`` is a body pointer into responses of ``operation`` that declare no
-    content at all: told at the operation itself (its one related location), where a schema
-    that lacks the pointer is told at the schema."""
-    codes = {c.strip() for m in _CODES.findall(problem.problem) for c in m.split(",")}
-    if codes and codes <= _BODILESS:
-        return False  # the document says there is no body: the read is wrong, an error
-    return problem.use.expression.rest.startswith("body#") and any(
-        r.path == operation.document.path and r.pointer == operation.pointer
-        for r in problem.related
-    )
+    content at all (``Problem.silent_codes``), not only responses HTTP defines without one."""
+    codes = set(problem.silent_codes)
+    return bool(codes) and not codes <= _BODILESS
 
 
 def _no_content(corpus: Context, operation: Operation, problems: list[Problem]) -> Finding:
@@ -134,9 +125,7 @@ def _no_content(corpus: Context, operation: Operation, problems: list[Problem]) 
     first = problems[0]
     document = corpus.documents[first.use.arazzo.path]
     step = first.use.step.step_id if first.use.step is not None else ""
-    codes = sorted(
-        {c.strip() for p in problems for m in _CODES.findall(p.problem) for c in m.split(",")}
-    )
+    codes = sorted({code for p in problems for code in p.silent_codes})
     read = sorted({p.use.expression.text for p in problems})
     shown = ", ".join(f"`{t}`" for t in read[:3]) + (
         f", {len(read) - 3} more" if len(read) > 3 else ""

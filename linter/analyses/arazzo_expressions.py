@@ -132,6 +132,9 @@ class Problem:
     # A spelling several tools accept though §4.7's grammar has no such form (a body read with
     # a dot): reported once per document, its other places related, not once per place.
     dialect: bool = False
+    # A body read from responses whose API document declares no content for any of them: the
+    # codes read (the document is silent, not shown wrong; arazzo-response-pointer groups them).
+    silent_codes: tuple[str, ...] = ()
 
 
 def expression_problems(corpus: Context) -> tuple[Problem, ...]:
@@ -698,6 +701,7 @@ class _Judge:
                     f"(responses {codes})",
                     "; declare the response's `content` schema, or read the value elsewhere",
                     related=(operation.document.location(operation.pointer, note=operation.label),),
+                    silent_codes=tuple(code for code, _at, _response in responses),
                 )
             return
         missing = _missing_token(self.corpus, schemas, split_pointer(pointer))
