@@ -43,6 +43,7 @@ import yaml
 from jsonschema.protocols import Validator
 
 from speclint.analyses.downloads import build_outputs
+from speclint.analyses.speakeasy import is_remote, overlay_sources
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_record_folder
 from speclint.parsing.structured import join_pointer
@@ -159,7 +160,8 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
     """Where the rules check an overlay's actions. Its ``extends`` when it has one (Overlay
     1.0.0 §4.4.1): a corpus OpenAPI document, or none at all (a remote URL, a file the
     repository does not hold: not guessed at, since what the overlay edits is elsewhere). With
-    no ``extends``, the OpenAPI document it fits best (:func:`_guessed`).
+    no ``extends``, the inputs of the Speakeasy workflow sources that list it
+    (:func:`_of_workflow`), else the OpenAPI document it fits best (:func:`_guessed`).
     None for an overlay in an archive or another folder of records (``in_record_folder``:
     seqeralabs/docs' ``overlays_archive/``): the record of an edit already applied, to a
     release of the document the repository no longer holds, so today's document is not
@@ -167,6 +169,11 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
     still holds the document of its release, by file name (``fixes-1.181.0.yaml`` beside
     ``api-1.181.0.yaml``, :func:`_of_own_release`): that is what it was written for."""
     data = document.data
+    extends = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(extends, str):
+        listed = _of_workflow(corpus, document)
+        if listed is not None:
+            return listed
     if in_record_folder(document.path):
         own = _of_own_release(corpus, document)
         if own:
@@ -177,7 +184,6 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
             "release of its document)",
             coverage="overlay-record",
         )
-    extends = data.get("extends") if isinstance(data, dict) else None
     if isinstance(extends, str):
         named = _local(document.path, extends)
         found = corpus.documents.get(named) if named is not None else None
@@ -198,6 +204,42 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
         memo[document.path] = _guessed(corpus, document)
     guessed: Applied = memo[document.path]
     return guessed
+
+
+def _of_workflow(corpus: Corpus, document: Document) -> Applied | None:
+    """Where Speakeasy's workflow applies an overlay (``speakeasy.overlay_sources``): the
+    inputs of the sources that list it, when every one is a corpus OpenAPI document; several
+    are merged by Speakeasy before its overlays apply, so a target is read as matching when it
+    selects a node of any of them (as of several documents ``applied_to`` gives). Not checked
+    when an input is no file of the repository (a URL, a registry): what the overlay edits is
+    elsewhere, or merged with what is. None: no workflow lists it."""
+    sources = overlay_sources(corpus).get(document.path)
+    if not sources:
+        return None
+    first = sources[0]
+    where = f"Speakeasy's workflow ({first.workflow}) applies it to source `{first.name}`"
+    elsewhere = [location for source in sources for location in source.elsewhere]
+    if elsewhere:
+        remote = all(is_remote(location) for location in elsewhere)
+        what = "a remote document" if remote else "a file the repository does not hold"
+        merged = " (merged with the repository's)" if any(s.local for s in sources) else ""
+        return Applied(
+            (),
+            f"it has no `extends`, and {where}, whose input is {what}{merged} "
+            f"({', '.join(elsewhere)}): not checked",
+        )
+    inputs = list(dict.fromkeys(path for source in sources for path in source.local))
+    held = [corpus.documents.get(path) for path in inputs]
+    if not inputs or any(
+        found is None or not found.usable or found.kind is not DocumentKind.OPENAPI
+        for found in held
+    ):
+        return Applied(
+            (),
+            f"it has no `extends`, and {where}, whose input ({', '.join(inputs)}) is no "
+            "OpenAPI document speclint reads: not checked",
+        )
+    return Applied(tuple(inputs))
 
 
 def _of_own_release(corpus: Corpus, document: Document) -> tuple[str, ...]:
