@@ -367,7 +367,12 @@ def _nearest(
             nearness.setdefault(path, index)
     if not nearness:
         return (), (0, total)
-    outputs = {path for path in nearness if _is_output(corpus, document, path)}
+    # One document considered is chosen whatever it is: neither its output nor its bound asked.
+    outputs = (
+        {path for path in nearness if _is_output(corpus, document, path)}
+        if len(nearness) > 1
+        else set()
+    )
     chosen, matched = _best_fit(corpus, document, nearness, set(nearness) - outputs)
     if outputs and (chosen is None or (total and matched < GUESS_COVERAGE * total)):
         chosen, matched = _best_fit(corpus, document, nearness, set(nearness))
@@ -388,6 +393,9 @@ def _best_fit(
     ``selects``) bounds the fit from above (an earlier action may create what a later one
     selects, so a target that selects nothing as it is may once the earlier actions have
     applied), and a document is applied the overlay to only while its bound can still win."""
+    if len(among) == 1:
+        [path] = among
+        return path, _fit(corpus, overlay, path)
     bounds = {path: _fit_bound(corpus, overlay, path) for path in among}
 
     def rank(path: str, fit: int) -> tuple[int, int, int, str]:
@@ -436,23 +444,23 @@ def _is_output(corpus: Corpus, overlay: Document, path: str) -> bool:
     key = (overlay.path, path)
     if key not in memo:
         data = corpus.documents[path].data
-        updates, removed = 0, False
-        found = True
-        for action in actions_of(overlay.data):
-            query = action.query
-            if isinstance(query, str):
-                continue
-            if action.remove:
-                removed = removed or not selects(corpus, query, path)
-            elif action.updates:
-                places = selected(query, data)
-                updates += 1
-                if not places or not all(_holds_value(_at(data, p), action.update) for p in places):
-                    found = False
-                    break
-        memo[key] = found and removed and updates > 0
+        read = [(a, a.query) for a in actions_of(overlay.data)]
+        queried = [(a, q) for a, q in read if not isinstance(q, str)]
+        updates = [(a, q) for a, q in queried if a.updates and not a.remove]
+        # The removals first: cheaper (memoised), and most documents are no output.
+        memo[key] = (
+            bool(updates)
+            and any(a.remove and not selects(corpus, q, path) for a, q in queried)
+            and all(_already_held(data, q, a.update) for a, q in updates)
+        )
     held: bool = memo[key]
     return held
+
+
+def _already_held(data: Any, query: jsonpath_rfc9535.JSONPathQuery, update: Any) -> bool:
+    """Whether ``query`` selects a node of ``data`` and each node it selects holds ``update``."""
+    places = selected(query, data)
+    return bool(places) and all(_holds_value(_at(data, p), update) for p in places)
 
 
 def _holds_value(node: Any, update: Any) -> bool:
