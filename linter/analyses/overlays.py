@@ -43,6 +43,7 @@ import yaml
 from jsonschema.protocols import Validator
 
 from speclint.analyses.downloads import build_outputs
+from speclint.analyses.speakeasy import is_remote, overlay_sources
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_record_folder
 from speclint.parsing.structured import join_pointer
@@ -159,7 +160,8 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
     """Where the rules check an overlay's actions. Its ``extends`` when it has one (Overlay
     1.0.0 §4.4.1): a corpus OpenAPI document, or none at all (a remote URL, a file the
     repository does not hold: not guessed at, since what the overlay edits is elsewhere). With
-    no ``extends``, the OpenAPI documents its targets' plain prefixes resolve deepest in.
+    no ``extends``, the inputs of the Speakeasy workflow sources that list it
+    (:func:`_of_workflow`), else the OpenAPI document it fits best (:func:`_guessed`).
     None for an overlay in an archive or another folder of records (``in_record_folder``:
     seqeralabs/docs' ``overlays_archive/``): the record of an edit already applied, to a
     release of the document the repository no longer holds, so today's document is not
@@ -167,6 +169,11 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
     still holds the document of its release, by file name (``fixes-1.181.0.yaml`` beside
     ``api-1.181.0.yaml``, :func:`_of_own_release`): that is what it was written for."""
     data = document.data
+    extends = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(extends, str):
+        listed = _of_workflow(corpus, document)
+        if listed is not None:
+            return listed
     if in_record_folder(document.path):
         own = _of_own_release(corpus, document)
         if own:
@@ -177,7 +184,6 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
             "release of its document)",
             coverage="overlay-record",
         )
-    extends = data.get("extends") if isinstance(data, dict) else None
     if isinstance(extends, str):
         named = _local(document.path, extends)
         found = corpus.documents.get(named) if named is not None else None
@@ -198,6 +204,42 @@ def applied_to(corpus: Corpus, document: Document) -> Applied:
         memo[document.path] = _guessed(corpus, document)
     guessed: Applied = memo[document.path]
     return guessed
+
+
+def _of_workflow(corpus: Corpus, document: Document) -> Applied | None:
+    """Where Speakeasy's workflow applies an overlay (``speakeasy.overlay_sources``): the
+    inputs of the sources that list it, when every one is a corpus OpenAPI document; several
+    are merged by Speakeasy before its overlays apply, so a target is read as matching when it
+    selects a node of any of them (as of several documents ``applied_to`` gives). Not checked
+    when an input is no file of the repository (a URL, a registry): what the overlay edits is
+    elsewhere, or merged with what is. None: no workflow lists it."""
+    sources = overlay_sources(corpus).get(document.path)
+    if not sources:
+        return None
+    first = sources[0]
+    where = f"Speakeasy's workflow ({first.workflow}) applies it to source `{first.name}`"
+    elsewhere = [location for source in sources for location in source.elsewhere]
+    if elsewhere:
+        remote = all(is_remote(location) for location in elsewhere)
+        what = "a remote document" if remote else "a file the repository does not hold"
+        merged = " (merged with the repository's)" if any(s.local for s in sources) else ""
+        return Applied(
+            (),
+            f"it has no `extends`, and {where}, whose input is {what}{merged} "
+            f"({', '.join(elsewhere)}): not checked",
+        )
+    inputs = list(dict.fromkeys(path for source in sources for path in source.local))
+    held = [corpus.documents.get(path) for path in inputs]
+    if not inputs or any(
+        found is None or not found.usable or found.kind is not DocumentKind.OPENAPI
+        for found in held
+    ):
+        return Applied(
+            (),
+            f"it has no `extends`, and {where}, whose input ({', '.join(inputs)}) is no "
+            "OpenAPI document speclint reads: not checked",
+        )
+    return Applied(tuple(inputs))
 
 
 def _of_own_release(corpus: Corpus, document: Document) -> tuple[str, ...]:
@@ -298,14 +340,19 @@ def _covered(paths: tuple[str, ...], coverage: tuple[int, int]) -> Applied:
 def _nearest(
     corpus: Corpus, document: Document, candidates: list[Document]
 ) -> tuple[tuple[str, ...], tuple[int, int]]:
-    """The one document of ``candidates`` an overlay's targets point into deepest, looked for
-    in the overlay's folder first, then in each folder above it, nearest first: the first
-    that matches most of its targets (:data:`GUESS_COVERAGE`) is the one. Only when none
-    nearby does, the whole corpus (a farther document is a copy or a test fixture of another
-    tool as often as it is the overlay's). With how many of its targets' queries select a
-    node of it, of how many."""
+    """The one document of ``candidates`` an overlay fits best. The documents considered are,
+    in the overlay's folder, in each folder above it and in the whole corpus, those its
+    targets' plain prefixes resolve deepest in (:func:`_targets`); of these, the one on which
+    most actions' targets select a node, each read as the earlier actions left the document
+    (:func:`_fit`: as ``overlay-target-unmatched`` reads them), the nearest folder breaking
+    a tie, then the plainest name (shortest path, then first by path: a copy is named for
+    what it adds, `openapi-copy.yaml`). Never a document that is the overlay's output
+    (:func:`_is_output`) when another fits most of its targets (:data:`GUESS_COVERAGE`):
+    Dwolla/dwolla-openapi's `gram/overlay.yml` beside `gram/openapi.yml`, which it wrote from
+    the root's `openapi.yml`, issue 49. With how many of its targets select a node of it, of
+    how many."""
     data = document.data
-    queries = [q for q in (a.query for a in actions_of(data)) if not isinstance(q, str)]
+    total = sum(1 for a in actions_of(data) if not isinstance(a.query, str))
     folder = posixpath.dirname(document.path)
     ancestors = []
     while True:
@@ -314,23 +361,117 @@ def _nearest(
             break
         folder = posixpath.dirname(folder)
     tiers = [[c for c in candidates if posixpath.dirname(c.path) == f] for f in ancestors]
-    fallback: tuple[tuple[str, ...], tuple[int, int]] = ((), (0, len(queries)))
-    for tier in [*tiers, candidates]:
-        tied = list(_targets(corpus, document.path, data, tier)) if tier else []
-        if not tied:
-            continue
-        # Of documents its prefixes point into equally, the one most of its targets select a
-        # node of (`overlay-version-header.yaml` beside its `openapi-version-header.yaml`), then
-        # the plainest name (a copy is named for what it adds: `openapi-copy.yaml`).
-        score = {path: sum(selects(corpus, query, path) for query in queries) for path in tied}
-        chosen = min(tied, key=lambda path: (-score[path], len(path), path))
-        matched = score[chosen]
-        found = ((chosen,), (matched, len(queries)))
-        if not queries or matched >= GUESS_COVERAGE * len(queries):
-            return found
-        if not fallback[0]:
-            fallback = found
-    return fallback
+    nearness: dict[str, int] = {}
+    for index, tier in enumerate([*tiers, candidates]):
+        for path in _targets(corpus, document.path, data, tier) if tier else ():
+            nearness.setdefault(path, index)
+    if not nearness:
+        return (), (0, total)
+    # One document considered is chosen whatever it is: neither its output nor its bound asked.
+    outputs = (
+        {path for path in nearness if _is_output(corpus, document, path)}
+        if len(nearness) > 1
+        else set()
+    )
+    chosen, matched = _best_fit(corpus, document, nearness, set(nearness) - outputs)
+    if outputs and (chosen is None or (total and matched < GUESS_COVERAGE * total)):
+        chosen, matched = _best_fit(corpus, document, nearness, set(nearness))
+    assert chosen is not None  # nearness is not empty
+    # Only the chosen document's overlaid copy is read again (by the rules): the others' go.
+    memo: dict[tuple[str, str], Overlaid] = corpus.memo.setdefault("overlays:overlaid", {})
+    for path in nearness:
+        if path != chosen:
+            memo.pop((document.path, path), None)
+    return (chosen,), (matched, total)
+
+
+def _best_fit(
+    corpus: Corpus, overlay: Document, nearness: dict[str, int], among: set[str]
+) -> tuple[str | None, int]:
+    """The document of ``among`` with the best :func:`_fit` (then the nearest, the plainest
+    name), and its fit. Cheap first: each target evaluated on the document as it is (memoised,
+    ``selects``) bounds the fit from above (an earlier action may create what a later one
+    selects, so a target that selects nothing as it is may once the earlier actions have
+    applied), and a document is applied the overlay to only while its bound can still win."""
+    if len(among) == 1:
+        [path] = among
+        return path, _fit(corpus, overlay, path)
+    bounds = {path: _fit_bound(corpus, overlay, path) for path in among}
+
+    def rank(path: str, fit: int) -> tuple[int, int, int, str]:
+        return (-fit, nearness[path], len(path), path)
+
+    best: tuple[int, int, int, str] | None = None
+    for path in sorted(among, key=lambda p: rank(p, bounds[p])):
+        if best is not None and rank(path, bounds[path]) > best:
+            break  # no document after it can do better
+        ranked = rank(path, _fit(corpus, overlay, path))
+        if best is None or ranked < best:
+            best = ranked
+    if best is None:
+        return None, 0
+    return best[3], -best[0]
+
+
+def _fit(corpus: Corpus, overlay: Document, path: str) -> int:
+    """How many of an overlay's actions' targets select a node of the document ``path``, each
+    at its turn (Overlay 1.0.0 §4.4.3: the actions apply in order)."""
+    return sum(1 for _, places in overlaid(corpus, overlay, path).touched if places)
+
+
+def _fit_bound(corpus: Corpus, overlay: Document, path: str) -> int:
+    """At least :func:`_fit`: the targets that select a node of the document as it is, and
+    each other one an earlier action may have made match: after an ``update`` or a ``copy``
+    (which add members), or a filter after a ``remove`` (`?!@.deprecated` matches once a
+    member is gone; a name, an index, a slice or a wildcard selects no node a removal adds)."""
+    bound, adds, removes = 0, False, False
+    for action in actions_of(overlay.data):
+        query = action.query
+        if not isinstance(query, str) and (
+            adds or (removes and "?" in action.target) or selects(corpus, query, path)
+        ):
+            bound += 1
+        adds = adds or (not action.remove and (action.updates or action.copy is not None))
+        removes = removes or action.remove
+    return bound
+
+
+def _is_output(corpus: Corpus, overlay: Document, path: str) -> bool:
+    """Whether the document ``path`` is what the overlay makes, not what it edits: every
+    ``update`` already holds its values there (a no-op), and a ``remove``'s target selects
+    nothing (what it removes is gone). Each target read on the document as it is."""
+    memo: dict[tuple[str, str], bool] = corpus.memo.setdefault("overlays:output", {})
+    key = (overlay.path, path)
+    if key not in memo:
+        data = corpus.documents[path].data
+        read = [(a, a.query) for a in actions_of(overlay.data)]
+        queried = [(a, q) for a, q in read if not isinstance(q, str)]
+        updates = [(a, q) for a, q in queried if a.updates and not a.remove]
+        # The removals first: cheaper (memoised), and most documents are no output.
+        memo[key] = (
+            bool(updates)
+            and any(a.remove and not selects(corpus, q, path) for a, q in queried)
+            and all(_already_held(data, q, a.update) for a, q in updates)
+        )
+    held: bool = memo[key]
+    return held
+
+
+def _already_held(data: Any, query: jsonpath_rfc9535.JSONPathQuery, update: Any) -> bool:
+    """Whether ``query`` selects a node of ``data`` and each node it selects holds ``update``."""
+    places = selected(query, data)
+    return bool(places) and all(_holds_value(_at(data, p), update) for p in places)
+
+
+def _holds_value(node: Any, update: Any) -> bool:
+    """Whether ``node`` already holds what ``update`` merges into it (each member, at any
+    depth; each item of an array update among the array's)."""
+    if isinstance(node, dict) and isinstance(update, dict):
+        return all(name in node and _holds_value(node[name], v) for name, v in update.items())
+    if isinstance(node, list):
+        items = update if isinstance(update, list) else [update]
+        return all(any(_holds_value(n, item) for n in node) for item in items)
+    return bool(node == update)
 
 
 # A release as `info.version` spells it when it is plainly one (`1.140.0`, `v2.3`, `1.2.0-rc1`);
