@@ -184,6 +184,11 @@ def test_a_document_that_says_it_is_a_torture_test_is_not_judged(make_corpus: Ma
     assert findings_by_path(root) == {"examples/flows.yaml"}
     rows = {line.split()[0]: line for line in cli("files", str(root)).stdout.splitlines()}
     assert "test input" in rows["examples/errors/flows.yaml"]
+    # Not silent: the run's summary says one document was left unreported, and which.
+    report = json.loads(cli("check", str(root), "--no-cache", "--format", "json").stdout)
+    assert report["not_checked"]["counts"]["test-input"] == 1
+    (note,) = [n for n in report["not_checked"]["notes"] if n["kind"] == "test-input"]
+    assert note["path"] == "examples/errors/flows.yaml" and "Torture Test" in note["what"]
 
 
 # --- parse-error: a Rush config file is JSON with comments ------------------------------------------

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
+from speclint.analyses.provenance import TEST_INPUT
 from speclint.analyses.references import bare_host, held_at_raw_url
 from speclint.analyses.validation import swagger_2_read
 from speclint.common.controls import visible
@@ -181,6 +182,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "asciidoc": ("AsciiDoc page not read", "AsciiDoc pages not read"),
     "mdx": ("MDX page that could not be parsed", "MDX pages that could not be parsed"),
     "empty": ("empty file not read", "empty files not read"),
+    "test-input": (
+        "document its own words call broken on purpose (a test input), its findings not reported",
+        "documents their own words call broken on purpose (test inputs), their findings not reported",
+    ),
     "json-sketch": (
         "JSON sketch not read (a file that elides members with `...`)",
         "JSON sketches not read (files that elide members with `...`)",
@@ -288,6 +293,11 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
             "reached by `$ref`, but speclint reads a file as JSON or YAML by its extension: "
             "not checked (name it `.json` or `.yaml` to have it checked)",
         )
+    for path, made in sorted(corpus.provenance.items()):
+        if made.kind == TEST_INPUT:
+            # Its findings are dropped (nobody fixes a validator's torture test): said, so a
+            # quiet report on it is not taken for a clean one.
+            yield Note("test-input", path, 1, visible(f"a test input: {made.evidence}"))
     for document in corpus.documents.values():
         if document.empty:
             # A tool's state file committed empty is no broken document (parse-error): said.
