@@ -859,3 +859,19 @@ def test_an_absolute_source_path_of_a_runners_mount_is_read_by_its_tail(
     files["pets.yaml"] = files.pop("api/pets.yaml")
     (missing,) = run_rule(make_corpus(files), "arazzo-unresolved-source")
     assert missing.severity.name == "ERROR" and "does not hold" in missing.message
+
+
+def test_two_sources_naming_one_file_count_its_operations_once(make_corpus: MakeCorpus) -> None:
+    """A second source description of the same API file does not make each of its operations
+    two: a bare operationId still binds to its one operation, and its parameters are checked."""
+    head = HEAD.replace(
+        "workflows:", "  - {name: again, url: ../api/pets.yaml, type: openapi}\nworkflows:"
+    )
+    steps = "      - stepId: find\n        operationId: getPet\n        parameters:\n"
+    steps += "          - {name: petid, in: path, value: 1}\n"
+    root = make_corpus(flows(steps, head))
+    assert run_rule(root, "arazzo-unresolved-operation") == []
+    (binding,) = step_bindings(Context.load(root))
+    assert binding.status == RESOLVED
+    (unknown,) = run_rule(root, "arazzo-unknown-parameter")
+    assert unknown.location.pointer == "/workflows/0/steps/0/parameters/0"

@@ -166,8 +166,8 @@ def resolve_source(corpus: Context, path: str, source: SourceDescription) -> Res
 def _mounted(corpus: Context, named: str) -> tuple[str, Document] | None:
     """The corpus document an absolute path's tail names when its head does not (the path
     where a runner mounts the repository: `itarazzo/specs/loan.yaml` -> `specs/loan.yaml`),
-    with the tail; None unless exactly one tail of a folder and a file names a usable OpenAPI
-    or Arazzo document (a bare file name is too weak a match)."""
+    with the tail: the longest tail of at least a folder and a file that names a usable OpenAPI
+    or Arazzo document (a bare file name is too weak a match); None when none does."""
     parts = named.split("/")
     for start in range(1, len(parts) - 1):
         tail = "/".join(parts[start:])
@@ -388,7 +388,9 @@ class _Binder:
 
     def _by_id(self, written: str, identifier: str, sources: list[ResolvedSource]) -> StepBinding:
         field = "operationId"
-        held = [op for s in sources for op in self.by_document.get(s.path, ())]
+        # Two source descriptions may name one file: its operations count once.
+        paths = dict.fromkeys(s.path for s in sources)
+        held = [op for path in paths for op in self.by_document.get(path, ())]
         matching = [op for op in held if op.identifier == identifier]
         if len({op.document.path for op in matching}) == 1:
             # One document declaring the id twice is that document's defect (openapi-invalid:
