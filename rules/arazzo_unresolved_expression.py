@@ -19,7 +19,8 @@ What it does
     (`$response.body.id`: §4.7's body reference is `$response.body#/id`; several runners
     accept the dot, so it is one warning per document, its other places related).
     The finding is at the string holding the expression; the fix names the nearest declared
-    name (letter case, word joins, close spelling).
+    name (letter case, word joins, close spelling). One missing name read in several places of
+    a document is one finding, at the first read, the others related.
 
 Why is this bad?
     A runner evaluates an expression that names nothing to nothing: the step sends an empty
@@ -85,25 +86,46 @@ RELATED_DIALECT = 20
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     dialect: dict[str, list[Problem]] = defaultdict(list)
+    # One missing name read in several places of a document is one defect (declare it, or
+    # fix the one spelling): one finding at the first read, the others related.
+    repeated: dict[tuple[str, str], list[Problem]] = defaultdict(list)
     for problem in expression_problems(corpus):
         if problem.concern != NAME:
             continue
         if problem.dialect:
             dialect[problem.use.arazzo.path].append(problem)
             continue
-        use = problem.use
-        document = corpus.documents[use.arazzo.path]
-        where = f"step `{use.step.step_id}`: " if use.step is not None else ""
-        yield Finding(
-            ID,
-            SEVERITY,
-            headed(f"{where}{problem.problem}", problem.fix),
-            document.location(use.pointer),
-            related=problem.related,
-            key=f"{use.pointer}:{use.expression.text}",
-        )
+        repeated[(problem.use.arazzo.path, problem.problem)].append(problem)
+    for problems in repeated.values():
+        yield _finding(corpus, problems)
     for path, problems in sorted(dialect.items()):
         yield _dialect_finding(corpus, path, problems)
+
+
+def _finding(corpus: Context, problems: list[Problem]) -> Finding:
+    """The finding of an expression naming what is not declared, at its first read in the
+    document; the other places reading the same name are related."""
+    first, rest = problems[0], problems[1:]
+    use = first.use
+    document = corpus.documents[use.arazzo.path]
+    where = f"step `{use.step.step_id}`: " if use.step is not None else ""
+    more = (
+        f" (read in {len(rest)} more place{'s' if len(rest) > 1 else ''}, related)" if rest else ""
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        headed(f"{where}{first.problem}{more}", first.fix),
+        document.location(use.pointer),
+        related=(
+            *first.related,
+            *(
+                document.location(p.use.pointer, note="read here too")
+                for p in rest[:RELATED_DIALECT]
+            ),
+        ),
+        key=f"{use.pointer}:{use.expression.text}",
+    )
 
 
 def _dialect_finding(corpus: Context, path: str, problems: list[Problem]) -> Finding:

@@ -258,6 +258,30 @@ def test_a_step_output_that_is_not_declared(make_corpus: MakeCorpus) -> None:
     assert findings[0].location.pointer == "/workflows/0/steps/1/parameters/0/value"
 
 
+def test_one_undeclared_output_read_in_several_places_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Three parameters reading the one output step `place` never declares are one defect: one
+    finding at the first read, the other two related; another missing name is its own."""
+    steps = PLACE + (
+        "      - stepId: read\n        operationId: getOrder\n        parameters:\n"
+        "          - {name: id, in: path, value: $steps.place.outputs.total}\n"
+        "          - {name: a, in: query, value: $steps.place.outputs.total}\n"
+        "          - {name: b, in: query, value: $steps.place.outputs.total}\n"
+        "          - {name: c, in: query, value: $steps.place.outputs.price}\n"
+    )
+    total, price = sorted(
+        run_rule(make_corpus(flows(steps)), "arazzo-unresolved-expression"),
+        key=lambda f: f.location.line,
+    )
+    assert "(read in 2 more places, related)" in total.message
+    assert [r.pointer for r in total.related][-2:] == [
+        "/workflows/0/steps/1/parameters/1/value",
+        "/workflows/0/steps/1/parameters/2/value",
+    ]
+    assert "has no output `price`" in price.message and "more place" not in price.message
+
+
 def test_a_step_of_another_workflow_is_named_as_such(make_corpus: MakeCorpus) -> None:
     files = flows(PLACE, "  - workflowId: track\n    steps:\n"
                   "      - {stepId: follow, operationId: getOrder, parameters: "
