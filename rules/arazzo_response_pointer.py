@@ -131,6 +131,14 @@ def _no_content(corpus: Context, operation: Operation, problems: list[Problem]) 
         f", {len(read) - 3} more" if len(read) > 3 else ""
     )
     named = f"responses {', '.join(codes)}" if codes else "the responses the step reads"
+    fix = f"; declare the response's content schema in {operation.document.path}"
+    if codes and all(code.startswith("3") for code in codes):
+        # A redirect carries no body a client reads (RFC 9110 §15.4): what it hands on is in
+        # its `Location` header, which an Arazzo expression reads as a header.
+        fix = (
+            "; a redirect hands its value on in its `Location` header: read "
+            "`$response.header.Location`"
+        )
     return Finding(
         ID,
         Severity.WARNING,
@@ -138,7 +146,7 @@ def _no_content(corpus: Context, operation: Operation, problems: list[Problem]) 
             f"step `{step}`: {operation.document.path} declares no response content for "
             f"{operation.label} ({named}), so what the document reads of its body ({shown}) "
             "cannot be checked",
-            f"; declare the response's content schema in {operation.document.path}",
+            fix,
         ),
         document.location(first.use.pointer),
         related=(

@@ -836,6 +836,13 @@ def test_body_pointers_into_responses_declaring_no_content_are_one_warning_per_o
         "/workflows/0/steps/0/outputs/age",
         "/workflows/0/steps/1/outputs/tag",
     ]
+    # A redirect's value is in its Location header, which is what the fix says to read.
+    files["api/pets.yaml"] = PETS.replace(
+        "{'200': {description: ok}}", "{'302': {description: to the pet}}"
+    )
+    redirect = run_rule(make_corpus(files), "arazzo-response-pointer")[-1]
+    assert redirect.severity.name == "WARNING" and "(responses 302)" in redirect.message
+    assert "read `$response.header.Location`" in redirect.message
 
 
 def test_an_absolute_source_path_of_a_runners_mount_is_read_by_its_tail(
