@@ -14,6 +14,9 @@ What it does
     the path items and components the overlay changed, those that reference them, what these
     reference and the operations sharing their operationIds (the whole when it references
     other files).
+    An error an action makes that the same action makes in a part the overlay was assembled
+    from (another overlay of the same document whose every action, as parsed data, it holds)
+    is reported once, at the part, the assembled overlay's action related.
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
@@ -70,8 +73,10 @@ from speclint.analyses.overlays import (
     Action,
     actions_of,
     applied_to,
+    assembled_copies,
     overlaid,
     pruned,
+    reported_once,
     schema_release,
     validation_scope,
 )
@@ -92,16 +97,23 @@ Errors = dict[tuple[str, str], Finding]
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # The errors of each document before any overlay: several overlays apply to one document.
     before: dict[str, Errors] = {}
-    for overlay in corpus.of_kind(DocumentKind.OVERLAY):
-        if not overlay.usable or schema_release(overlay.data) is None:
-            continue
+    checked = [
+        overlay
+        for overlay in corpus.of_kind(DocumentKind.OVERLAY)
+        if overlay.usable and schema_release(overlay.data) is not None
+    ]
+    found: list[Finding] = []
+    for overlay in checked:
         actions = actions_of(overlay.data)
         for path in applied_to(corpus, overlay).paths:
             if actions:
                 document = corpus.documents[path]
                 if path not in before:
                     before[path] = _errors(corpus, document)
-                yield from _broken(corpus, overlay, actions, document, before[path])
+                found.extend(_broken(corpus, overlay, actions, document, before[path]))
+    # An error an overlay's action makes that the same action makes in a part the overlay was
+    # assembled from is reported at the part, the assembled overlay's action related.
+    yield from reported_once(found, assembled_copies(corpus, checked))
 
 
 def _errors(corpus: Context, document: Document, data: Any | None = None) -> Errors:

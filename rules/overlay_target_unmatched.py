@@ -29,6 +29,11 @@ What it does
     evaluated as that dialect reads it (`$.paths['/pets/{id}'].get`). In an overlay that
     declares `rfc9535`, each target that is no RFC 9535 JSONPath is a finding of its own.
 
+    An action an overlay repeats from a part it was assembled from (another overlay of the same
+    document whose every action, `target` and `update`/`remove`/`copy` as parsed data, it
+    holds: `all-changes.yaml` pasted together from `a.yaml` and `b.yaml`) is reported once, at
+    the part, the assembled overlay's copy related.
+
 Why is this bad?
     Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
     action silently: nothing changes. An edit meant for `/pets` written against `/pet`, or
@@ -79,9 +84,11 @@ from speclint.analyses.overlays import (
     Applied,
     actions_of,
     applied_to,
+    assembled_copies,
     near_names,
     nearest,
     overlaid,
+    reported_once,
     schema_release,
 )
 from speclint.common.findings import Finding, Severity, headed
@@ -101,24 +108,33 @@ RELATED_TARGETS = 20
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for overlay in corpus.of_kind(DocumentKind.OVERLAY):
-        # An overlay of a release speclint ships no schema of is not checked by any overlay
-        # rule (overlay-invalid says so): its actions may be ones speclint does not know.
-        if not overlay.usable or schema_release(overlay.data) is None:
-            continue
-        actions = actions_of(overlay.data)
-        applied = applied_to(corpus, overlay)
-        legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
-        if legacy and applied.coverage != "overlay-record":
-            # A defect of the overlay itself, whichever document it applies to; an archived
-            # overlay's record is not edited (its tool read it when it was applied).
-            yield _legacy_dialect(overlay, legacy)
-        if not applied.paths:
-            yield _not_checked(overlay, applied)
-            continue
-        documents = [corpus.documents[path] for path in applied.paths]
-        for action in actions:
-            yield from _judged(corpus, overlay, action, documents)
+    # An overlay of a release speclint ships no schema of is not checked by any overlay rule
+    # (overlay-invalid says so): its actions may be ones speclint does not know.
+    checked = [
+        overlay
+        for overlay in corpus.of_kind(DocumentKind.OVERLAY)
+        if overlay.usable and schema_release(overlay.data) is not None
+    ]
+    found = [finding for overlay in checked for finding in _of_overlay(corpus, overlay)]
+    # An action an overlay repeats from a part it was assembled from is reported at the part.
+    yield from reported_once(found, assembled_copies(corpus, checked))
+
+
+def _of_overlay(corpus: Context, overlay: Document) -> Iterator[Finding]:
+    """The findings on one overlay, each apart from the other overlays'."""
+    actions = actions_of(overlay.data)
+    applied = applied_to(corpus, overlay)
+    legacy = [a for a in actions if a.legacy and not isinstance(a.query, str)]
+    if legacy and applied.coverage != "overlay-record":
+        # A defect of the overlay itself, whichever document it applies to; an archived
+        # overlay's record is not edited (its tool read it when it was applied).
+        yield _legacy_dialect(overlay, legacy)
+    if not applied.paths:
+        yield _not_checked(overlay, applied)
+        return
+    documents = [corpus.documents[path] for path in applied.paths]
+    for action in actions:
+        yield from _judged(corpus, overlay, action, documents)
 
 
 def _legacy_dialect(overlay: Document, legacy: list[Action]) -> Finding:

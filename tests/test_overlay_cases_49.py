@@ -306,3 +306,77 @@ def test_a_release_to_release_overlay_without_its_first_release_is_not_checked(
         {"specs/api.yaml": OLD, "specs/overlays/base-1.2.0-to-1.3.0-changes.yaml": overlay(ADDS)}
     )
     assert applied(root, "specs/overlays/base-1.2.0-to-1.3.0-changes.yaml") == ("specs/api.yaml",)
+
+
+# 6. An overlay assembled from the actions of others (the parts), applied to the same document
+
+# An action of each part that matches (`/pets`), in the combined one with its members reordered.
+MATCHED = "  - target: $.paths['/pets'].get\n    update: {summary: s, description: d}\n"
+REORDERED = "  - target: $.paths['/pets'].get\n    update: {description: d, summary: s}\n"
+OWN = "  - target: $.paths['/dogs'].get\n    update: {summary: s}\n"
+
+
+def assembled(*extra: str) -> dict[str, str | bytes]:
+    return {
+        "specs/api.yaml": API,
+        "specs/overlays/a-overlay.yaml": overlay(MATCHED, UNMATCHED, head="extends: ../api.yaml\n"),
+        "specs/overlays/b-overlay.yaml": overlay(BREAKING, head="extends: ../api.yaml\n"),
+        "specs/overlays/all-overlay.yaml": overlay(
+            REORDERED, UNMATCHED, BREAKING, *extra, head="extends: ../api.yaml\n"
+        ),
+    }
+
+
+def test_an_unmatched_target_of_a_part_repeated_in_the_combined_overlay_is_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(assembled())
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.path == "specs/overlays/a-overlay.yaml"
+    assert finding.location.pointer == "/actions/1/target"
+    [_, also] = finding.related
+    assert (also.path, also.pointer) == ("specs/overlays/all-overlay.yaml", "/actions/1/target")
+    assert also.note is not None and also.note.startswith("also in specs/overlays/all-overlay")
+
+
+def test_an_error_a_part_makes_repeated_in_the_combined_overlay_is_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Without the part both would report it: the combined overlay applies the same action.
+    files = assembled()
+    del files["specs/overlays/b-overlay.yaml"]
+    twice = run_rule(make_corpus(files), "overlay-breaks-document")
+    assert [f.location.path for f in twice] == ["specs/overlays/all-overlay.yaml"]
+    [finding] = run_rule(make_corpus(assembled()), "overlay-breaks-document")
+    assert (finding.location.path, finding.location.pointer) == (
+        "specs/overlays/b-overlay.yaml",
+        "/actions/0",
+    )
+    assert [(r.path, r.pointer) for r in finding.related[1:]] == [
+        ("specs/overlays/all-overlay.yaml", "/actions/2")
+    ]
+
+
+def test_an_unmatched_action_of_the_combined_overlay_s_own_is_still_reported_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    found = run_rule(make_corpus(assembled(OWN)), "overlay-target-unmatched")
+    assert sorted((f.location.path, f.location.pointer) for f in found) == [
+        ("specs/overlays/a-overlay.yaml", "/actions/1/target"),
+        ("specs/overlays/all-overlay.yaml", "/actions/3/target"),
+    ]
+
+
+def test_an_overlay_is_no_part_of_one_holding_its_actions_but_applied_to_another_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = assembled()
+    files["specs/other.yaml"] = API
+    files["specs/overlays/all-overlay.yaml"] = overlay(
+        REORDERED, UNMATCHED, BREAKING, head="extends: ../other.yaml\n"
+    )
+    found = run_rule(make_corpus(files), "overlay-target-unmatched")
+    assert sorted(f.location.path for f in found) == [
+        "specs/overlays/a-overlay.yaml",
+        "specs/overlays/all-overlay.yaml",
+    ]

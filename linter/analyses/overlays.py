@@ -32,7 +32,7 @@ import difflib
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -44,6 +44,7 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.downloads import build_outputs
 from speclint.analyses.speakeasy import is_remote, overlay_sources
+from speclint.common.findings import Finding
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_record_folder
 from speclint.parsing.structured import join_pointer
@@ -1019,3 +1020,109 @@ def overlaid(corpus: Corpus, overlay: Document, path: str) -> Overlaid:
             touched.append((action, [step_pointer(place) for place in places]))
         memo[(overlay.path, path)] = Overlaid(final, touched)
     return memo[(overlay.path, path)]
+
+
+# An overlay assembled from others: the actions of several overlays of one document pasted into
+# one (issue 49, seqeralabs/docs: `all-changes-overlay-<release>.yaml` is the `actions` of each
+# `*-overlay-<release>.yaml` of that release; 12 unmatched targets were each reported twice).
+
+ActionAt = tuple[str, str]  # an overlay's path and an action's pointer (``/actions/2``)
+
+
+def _content(value: Any) -> Any:
+    """A parsed value as a hashable whole, equal for equal data (a mapping's member order aside;
+    ``1``, ``"1"`` and ``true`` kept apart)."""
+    if isinstance(value, dict):
+        return ("{", tuple(sorted((repr(k), _content(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        return ("[", tuple(_content(v) for v in value))
+    return repr(value)
+
+
+def _action_contents(data: Any) -> dict[Any, str]:
+    """An overlay's actions by what they do (target, `update`, `remove`, `copy`: the
+    `description` aside), each to the pointer of the first action doing it."""
+    listed = data.get("actions") if isinstance(data, dict) else None
+    found: dict[Any, str] = {}
+    for index, action in enumerate(listed if isinstance(listed, list) else ()):
+        if not isinstance(action, dict) or not isinstance(action.get("target"), str):
+            continue
+        try:
+            what = ["update" in action] + [action.get(k) for k in ("update", "remove", "copy")]
+            content = (action["target"], _content(what))
+        except RecursionError:  # nested past Python's depth: compared with nothing
+            continue
+        found.setdefault(content, f"/actions/{index}")
+    return found
+
+
+def assembled_copies(corpus: Corpus, overlays: list[Document]) -> dict[ActionAt, list[ActionAt]]:
+    """Each action of an overlay assembled from others -> the equal actions of its parts,
+    smallest part first. A part is another overlay applied to the same documents
+    (:func:`applied_to`) whose every action (by what it does, :func:`_action_contents`) the
+    assembled one has, and which has fewer: the assembled one repeats what the part does.
+    Found by each action's content, hashed, not by comparing overlays pairwise."""
+    contents: dict[str, dict[Any, str]] = {}
+    holders: dict[tuple[tuple[str, ...], Any], list[str]] = {}
+    for overlay in overlays:
+        paths = applied_to(corpus, overlay).paths
+        own = _action_contents(overlay.data)
+        if not paths or not own:
+            continue
+        contents[overlay.path] = own
+        for content in own:
+            holders.setdefault((paths, content), []).append(overlay.path)
+    copies: dict[ActionAt, list[ActionAt]] = {}
+    for part, own in sorted(contents.items(), key=lambda item: (len(item[1]), item[0])):
+        paths = applied_to(corpus, corpus.documents[part]).paths
+        # The overlays holding the part's rarest action are the only ones that can hold all.
+        rarest = min(own, key=lambda content: len(holders[(paths, content)]))
+        for whole in holders[(paths, rarest)]:
+            assembled = contents[whole]
+            if len(assembled) <= len(own) or any(c not in assembled for c in own):
+                continue
+            for content, pointer in own.items():
+                copies.setdefault((whole, assembled[content]), []).append((part, pointer))
+    return copies
+
+
+def reported_once(findings: list[Finding], copies: dict[ActionAt, list[ActionAt]]) -> list[Finding]:
+    """``findings`` with each one on an action of an assembled overlay (its ``key`` the action's
+    pointer, a colon, and what is wrong) left out where a part's equal action has the same one:
+    that finding, at the smallest part holding it, names the assembled overlay's as related."""
+    by_place: dict[tuple[str, str, str], Finding] = {}
+    for finding in findings:
+        pointer, _, kind = (finding.key or "").partition(":")
+        if re.fullmatch(r"/actions/\d+", pointer):
+            by_place[(finding.location.path, pointer, kind)] = finding
+
+    def home(place: tuple[str, str, str]) -> tuple[str, str, str]:
+        # A part's action may itself be a copy of a smaller part's (nested assemblies).
+        for part, pointer in copies.get(place[:2], ()):
+            if (part, pointer, place[2]) in by_place:
+                return home((part, pointer, place[2]))
+        return place
+
+    repeated: dict[tuple[str, str, str], list[Finding]] = {}
+    for place, finding in by_place.items():
+        kept = home(place)
+        if kept != place:
+            repeated.setdefault(kept, []).append(finding)
+    gone = {id(f) for twins in repeated.values() for f in twins}
+    out = []
+    for finding in findings:
+        if id(finding) in gone:
+            continue
+        pointer, _, kind = (finding.key or "").partition(":")
+        twins = repeated.get((finding.location.path, pointer, kind))
+        if twins:
+            also = tuple(
+                replace(
+                    twin.location,
+                    note=f"also in {twin.location.path}, assembled from this overlay's actions",
+                )
+                for twin in sorted(twins, key=lambda f: (f.location.path, f.location.line))
+            )
+            finding = replace(finding, related=finding.related + also)
+        out.append(finding)
+    return out
