@@ -50,7 +50,6 @@ from speclint.model.arazzo import arazzo_documents
 
 ID = "arazzo-duplicate-id"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

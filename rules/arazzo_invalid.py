@@ -89,7 +89,6 @@ from speclint.parsing.structured import resolve_pointer
 
 ID = "arazzo-invalid"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # One Arazzo document at a time (speclint.analyses.units).
 READS = "document"
 NEEDS_INDEXES = False  # reads no shared index (speclint.run.runner.prime)

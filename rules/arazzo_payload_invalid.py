@@ -76,7 +76,6 @@ from speclint.parsing.structured import join_pointer, split_pointer
 
 ID = "arazzo-payload-invalid"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 FACTS = ("references",)  # speclint.analyses.context: the corpus registry resolves `$ref`s
 # Media types whose bodies are JSON (RFC 6839's +json suffix included).
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json$")

@@ -72,7 +72,6 @@ from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-response-pointer"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
 FACTS = ("references",)
 # Responses that have no content by HTTP's definition (RFC 9110 §15.3.5 204 No Content, §15.3.6

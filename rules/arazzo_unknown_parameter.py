@@ -75,7 +75,6 @@ from speclint.parsing.structured import follow_local
 
 ID = "arazzo-unknown-parameter"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -55,7 +55,6 @@ from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-unknown-target"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

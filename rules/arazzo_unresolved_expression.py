@@ -75,7 +75,6 @@ from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-unresolved-expression"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # speclint.analyses.context: response schemas are followed through the corpus's `$ref` index.
 FACTS = ("references",)
 

@@ -78,7 +78,6 @@ from speclint.model.corpus import Document
 
 ID = "arazzo-unresolved-operation"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -69,7 +69,6 @@ from speclint.model.arazzo import ARAZZO_SOURCE, arazzo_documents
 
 ID = "arazzo-unresolved-source"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -86,7 +86,6 @@ from speclint.parsing.kinds import DocumentKind
 
 ID = "overlay-breaks-document"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 FACTS = ("merges", "references")  # openapi-invalid's validation (speclint.analyses.context)
 # Reads each overlay and the OpenAPI documents it may apply to, with what they reference.
 READS = "structured"

@@ -61,7 +61,6 @@ from speclint.parsing.kinds import DocumentKind
 
 ID = "overlay-invalid"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # One overlay at a time, read alone (speclint.analyses.units).
 READS = "document"
 

@@ -97,7 +97,6 @@ from speclint.parsing.kinds import DocumentKind
 
 ID = "overlay-target-unmatched"
 SEVERITY = Severity.WARNING
-PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 # Reads each overlay and the OpenAPI documents it may apply to (any of them: a target's prefix
 # may point into an edited one), so it runs on the whole corpus.
 READS = "structured"
