@@ -20,10 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from speclint.model.corpus import Corpus
 from speclint.parsing.reading import read_raw
+from speclint.parsing.structured import ParseFailure, parse_yaml
 
 WORKFLOW_FOLDER = ".speakeasy"
 WORKFLOW_NAMES = ("workflow.yaml", "workflow.yml")
@@ -95,8 +94,9 @@ def _data(corpus: Corpus, path: str) -> dict[Any, Any]:
         if not isinstance(raw, bytes):
             return {}
         try:
-            data = yaml.safe_load(raw.decode("utf-8", "replace"))
-        except yaml.YAMLError:
+            # The house's guarded YAML reader (untrusted input: nesting and size bounded).
+            data = parse_yaml(raw.decode("utf-8", "replace")).data
+        except ParseFailure:
             return {}
     return data if isinstance(data, dict) else {}
 
