@@ -39,6 +39,7 @@ Limitations
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -54,12 +55,18 @@ SEVERITY = Severity.ERROR
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for arazzo in arazzo_documents(corpus):
-        for duplicate in duplicate_ids(arazzo):
+        duplicates = list(duplicate_ids(arazzo))
+        # Each repeat is a finding; the message says how often the name is given in all.
+        given = Counter((d.what, d.scope, d.name) for d in duplicates)
+        for duplicate in duplicates:
+            times = given[(duplicate.what, duplicate.scope, duplicate.name)] + 1
+            how = "twice" if times == 2 else f"{times} times"
+            either = "either" if times == 2 else "any of them"
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{duplicate.what} `{duplicate.name}` is given twice in {duplicate.scope}: "
-                "every reference to it can mean either; rename one",
+                f"{duplicate.what} `{duplicate.name}` is given {how} in {duplicate.scope}: "
+                f"every reference to it can mean {either}; rename one",
                 duplicate.repeat,
                 related=(replace(duplicate.first, note="the first"),),
                 key=f"{duplicate.what}:{duplicate.scope}:{duplicate.name}:{duplicate.repeat.pointer}",

@@ -440,6 +440,17 @@ def test_repeated_step_and_workflow_ids(make_corpus: MakeCorpus) -> None:
     assert findings[0].related[0].pointer == "/workflows/0/steps/0"
 
 
+def test_an_id_given_three_times_says_so_at_each_repeat(make_corpus: MakeCorpus) -> None:
+    steps = PLACE + "      - {stepId: place, operationId: ping}\n" * 2
+    findings = run_rule(make_corpus(flows(steps)), "arazzo-duplicate-id")
+    assert [f.location.pointer for f in findings] == [
+        "/workflows/0/steps/1",
+        "/workflows/0/steps/2",
+    ]
+    assert all("is given 3 times in workflow `buy`" in f.message for f in findings)
+    assert all("can mean any of them" in f.message for f in findings)
+
+
 def test_a_response_schema_in_another_file_is_followed(make_corpus: MakeCorpus) -> None:
     files = flows(
         "      - stepId: read\n        operationId: getOrder\n"
