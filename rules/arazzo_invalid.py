@@ -78,6 +78,7 @@ from speclint.analyses.validation import (
     arazzo_judge,
     arazzo_validator,
     capped,
+    judged_valid,
     located,
     standing,
 )
@@ -150,18 +151,6 @@ def _goes_to(node: Any) -> list[str] | None:
     return [name for name in ("stepId", "workflowId") if name in node]
 
 
-def _valid(release: str, data: Any) -> bool:
-    """Whether jsonschema-rs finds ``data`` valid against the (corrected) schema: then the
-    Python validator, 0.6 s a document, is not asked (False when it cannot tell)."""
-    judge = arazzo_judge(release)
-    if judge is None:
-        return False
-    try:
-        return bool(judge.is_valid(data))
-    except Exception:  # a value it cannot take (a YAML date, a huge integer): Python judges
-        return False
-
-
 def unit_reach(corpus: Context, document: Document) -> list[str]:
     """What one unit reads besides its document (``speclint.analyses.units``): nothing; its
     sources are other rules' concern."""
@@ -208,7 +197,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 coverage="no-schema",
             )
         ]
-    if _valid(release.group(1), document.data):
+    if judged_valid(arazzo_judge(release.group(1)), document.data):
         # Valid by the schema; what the specification's text says and the schema cannot check
         # still is (output names and values).
         return list(_output_text(document, severity, advice))

@@ -512,11 +512,16 @@ def metaschema_judge(validator_cls: Any) -> Any:
 
 def accepted_fast(validator_cls: Any, schema: Any) -> bool:
     """Whether :func:`metaschema_judge` accepts ``schema`` (False when it cannot tell)."""
-    judge = metaschema_judge(validator_cls)
+    return judged_valid(metaschema_judge(validator_cls), schema)
+
+
+def judged_valid(judge: Any, instance: Any) -> bool:
+    """Whether the jsonschema-rs validator ``judge`` finds ``instance`` valid: then the Python
+    validator, slower by far, need not be asked. False when it cannot tell (no judge)."""
     if judge is None:
         return False
     try:
-        return bool(judge.is_valid(schema))
+        return bool(judge.is_valid(instance))
     except Exception:  # a value it cannot take (a YAML date, a huge integer): Python judges
         return False
 
