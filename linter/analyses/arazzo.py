@@ -96,10 +96,6 @@ class ResolvedSource:
         return self.document is not None and self.document.kind is DocumentKind.OPENAPI
 
     @property
-    def is_arazzo(self) -> bool:
-        return self.document is not None and self.document.kind is DocumentKind.ARAZZO
-
-    @property
     def holds_no_workflows(self) -> bool:
         """Whether the source is known to hold no workflow: an OpenAPI document read here, or
         one not read whose declared `type` is `openapi` (Arazzo 1.0.1 §4.6.3: workflows are
@@ -331,7 +327,7 @@ class _Binder:
                 written,
                 UNRESOLVED,
                 reason=f"the document declares no source description named `{name}`"
-                + (f" (it declares {_listed(names)})" if names else ""),
+                + (f" (it declares {listed(names)})" if names else ""),
                 meant=tuple(near_names(name, names)),
             )
         if not source.checked:
@@ -401,7 +397,7 @@ class _Binder:
             fitting = self._fitting(matching) if len(matching) > 1 else matching
             if len(fitting) != 1:
                 path = matching[0].document.path
-                labels = _listed(op.label for op in matching).replace("`", "")
+                labels = listed(op.label for op in matching).replace("`", "")
                 return self.result(
                     field,
                     written,
@@ -431,11 +427,11 @@ class _Binder:
                 written,
                 AMBIGUOUS,
                 reason=f"operationId `{identifier}` is an operation of "
-                f"{_listed(sorted({op.document.path for op in matching}))}",
+                f"{listed(sorted({op.document.path for op in matching}))}",
                 candidates=tuple(matching),
             )
         reason = (
-            f"no operation of {_listed(sorted({s.path for s in sources}))} has the operationId "
+            f"no operation of {listed(sorted({s.path for s in sources}))} has the operationId "
             f"`{identifier}`"
             if sources
             else "the document declares no OpenAPI source description the operation could be in"
@@ -616,10 +612,11 @@ def _unread(source: ResolvedSource) -> str:
     return f"{name} names no file of the repository ({source.path})"
 
 
-def _listed(names: Iterable[str]) -> str:
+def listed(names: Iterable[str], most: int = 5) -> str:
+    """``names`` in code spans, comma-separated, the first ``most`` then how many more."""
     shown = [f"`{n}`" for n in names]
-    if len(shown) > 5:
-        shown = [*shown[:5], f"{len(shown) - 5} more"]
+    if len(shown) > most:
+        shown = [*shown[:most], f"{len(shown) - most} more"]
     return ", ".join(shown)
 
 

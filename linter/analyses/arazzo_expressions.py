@@ -44,6 +44,7 @@ from speclint.analyses.arazzo import (
     RESOLVED,
     ResolvedSource,
     StepBinding,
+    listed,
     mapping_at,
     near_names,
     resolved_sources,
@@ -387,7 +388,7 @@ class _Judge:
         fix = (
             f"; did you mean `{meant[0]}`?"
             if meant
-            else f"; its inputs: {_listed(names)}"
+            else f"; its inputs: {listed(names, most=6)}"
             if names
             else "; declare it in `inputs.properties`"
         )
@@ -424,7 +425,7 @@ class _Judge:
                     f"steps of its own workflow (use `$workflows.{elsewhere[0]}.outputs.<name>`)"
                 )
             else:
-                fix = f"; its steps: {_listed(ids)}" if ids else ""
+                fix = f"; its steps: {listed(ids, most=6)}" if ids else ""
             yield self.problem(
                 use,
                 f"`{use.expression.text}`: workflow `{workflow.workflow_id}` has no step `{name}`",
@@ -459,7 +460,7 @@ class _Judge:
         elif others:
             fix = f"; did you mean `$steps.{others[0]}.outputs.{name}` (step `{others[0]}` declares it)?"
         elif names:
-            fix = f"; its outputs: {_listed(names)}"
+            fix = f"; its outputs: {listed(names, most=6)}"
         else:
             fix = f"; declare `{name}` in its `outputs`"
         related = next((o.location for o in outputs if meant and o.name == meant[0]), where)
@@ -521,7 +522,9 @@ class _Judge:
         return _Miss(
             f"`$workflows.{rest}`: no workflow `{name}` in {self.arazzo.path} or its Arazzo "
             "sources",
-            f"; did you mean `{meant[0]}`?" if meant else f"; its workflows: {_listed(local)}",
+            f"; did you mean `{meant[0]}`?"
+            if meant
+            else f"; its workflows: {listed(local, most=6)}",
             meant=tuple(meant),
         )
 
@@ -539,7 +542,7 @@ class _Judge:
         yield self.problem(
             use,
             f"`{use.expression.text}`: the document declares no source description `{name}`",
-            f"; did you mean `{meant[0]}`?" if meant else f"; its sources: {_listed(names)}",
+            f"; did you mean `{meant[0]}`?" if meant else f"; its sources: {listed(names, most=6)}",
             meant=tuple(meant),
         )
 
@@ -584,7 +587,7 @@ class _Judge:
             f"`{use.expression.text}`: `components.{kind}` has no `{first}`",
             f"; did you mean `{meant[0]}`?"
             if meant
-            else f"; it holds {_listed(names)}"
+            else f"; it holds {listed(names, most=6)}"
             if names
             else f"; declare it in `components.{kind}`",
             meant=tuple(meant),
@@ -715,7 +718,7 @@ class _Judge:
         fix = (
             f"; did you mean `#{prefix}/{meant[0]}`?"
             if meant
-            else f"; read a member the schema has there: {_listed(properties)}"
+            else f"; read a member the schema has there: {listed(properties, most=6)}"
             if properties
             else "; point into the response schema"
         )
@@ -783,13 +786,6 @@ def _longest_id(rest: str, ids: list[str]) -> str | None:
 def _first_name(rest: str) -> str:
     """The name ``rest`` most plainly starts with (up to a ``.``, ``[`` or ``#``)."""
     return re.split(r"[.\[#]", rest, maxsplit=1)[0] or rest
-
-
-def _listed(names: list[str]) -> str:
-    shown = [f"`{n}`" for n in names]
-    if len(shown) > 6:
-        shown = [*shown[:6], f"{len(shown) - 6} more"]
-    return ", ".join(shown)
 
 
 def _input_names(data: Any, inputs: Any, pointer: str) -> tuple[list[str] | None, str]:
@@ -1110,7 +1106,7 @@ def _action_targets(
                 action.step_id,
                 f"action `{action.name}` goes to step `{action.step_id}`, which workflow "
                 f"`{workflow.workflow_id}` does not have (§4.6.7: a step of the current workflow)",
-                f"; did you mean `{meant[0]}`?" if meant else f"; its steps: {_listed(ids)}",
+                f"; did you mean `{meant[0]}`?" if meant else f"; its steps: {listed(ids, most=6)}",
                 (workflow.location,),
             )
     if action.workflow_id:
@@ -1143,7 +1139,9 @@ def _workflow_target(
                 written,
                 f"{who or field_name} `{written}`: the document declares no source description "
                 f"`{qualified.group(1)}`",
-                f"; did you mean `{meant[0]}`?" if meant else f"; its sources: {_listed(names)}",
+                f"; did you mean `{meant[0]}`?"
+                if meant
+                else f"; its sources: {listed(names, most=6)}",
             )
             return
         other = _arazzo_of(source)
@@ -1177,7 +1175,7 @@ def _workflow_target(
         field_name,
         written,
         f"{who or field_name} `{written}`: {holder.path} has no workflow `{identifier}`",
-        f"; did you mean `{meant[0]}`?" if meant else f"; its workflows: {_listed(ids)}",
+        f"; did you mean `{meant[0]}`?" if meant else f"; its workflows: {listed(ids, most=6)}",
         tuple(w.location for w in holder.workflows if w.workflow_id in meant[:1]),
     )
 

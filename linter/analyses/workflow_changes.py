@@ -51,6 +51,7 @@ from speclint.analyses.arazzo import (
     RESOLVED,
     UNRESOLVED,
     StepBinding,
+    effective_parameter,
     operation_parameters,
     step_bindings,
 )
@@ -65,7 +66,6 @@ from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer, split_pointer
 
 ROLE = "workflow"
-_COMPONENT = "$components.parameters."
 # Arazzo 1.0.1 §4.7: `$response.body#/json-pointer` and `$response.header.<token>` (RFC 9110
 # §5.6.2 tchar, less `'`: a condition quotes with it). A pointer ends where the expression does:
 # at white space, at the `}` of an embedded `{$...}`, or at a quote, comma or bracket of the
@@ -374,7 +374,7 @@ def _all_uses(
     # Arazzo 1.0.1 §4.6.4: a workflow's parameters apply to each of its steps (a step's own, of
     # the same name and place, overrides them: either is passed).
     for written in (*step.parameters, *workflow_parameters):
-        parameter = _effective(arazzo, written)
+        parameter = effective_parameter(arazzo, written)
         if parameter is not None:
             yield _Use("parameter", parameter.name, parameter.in_, written.location)
     body = step.request_body
@@ -396,15 +396,6 @@ def _all_uses(
                 yield _Use("response property", pointer, "", location)
         for header in _HEADER.findall(text):
             yield _Use("response header", header, "", location)
-
-
-def _effective(arazzo: ArazzoDocument, parameter: Parameter) -> Parameter | None:
-    """The parameter as it applies: a Reusable Object's component; None when it names none."""
-    if parameter.reference:
-        if not parameter.reference.startswith(_COMPONENT):
-            return None
-        return arazzo.components.parameters.get(parameter.reference[len(_COMPONENT) :])
-    return parameter if parameter.name else None
 
 
 def _as_json(payload: Any) -> Any:
