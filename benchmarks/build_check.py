@@ -587,7 +587,7 @@ def verdict(path):
     if not isinstance(data, dict):
         return "unparsable", "not a mapping"
     if "asyncapi" in data:
-        from speclint.analyses.validation import asyncapi_validator, asyncapi_versions
+        from speclint.analyses.schemas.validation import asyncapi_validator, asyncapi_versions
         version = str(data["asyncapi"])
         if version not in asyncapi_versions():
             return "unchecked", f"no official AsyncAPI schema of {version} shipped"

@@ -342,7 +342,7 @@ def _phase(name: str, started: float) -> float:
 
 def measure(folder: Path, rule_limit: float) -> None:
     from speclint.analyses.context import Context
-    from speclint.analyses.enumerations import prose_sets
+    from speclint.analyses.prose.enumerations import prose_sets
     from speclint.model.config import load_config
     from speclint.model.corpus import listing, snapshot
     from speclint.parsing.kinds import DocumentKind

@@ -31,6 +31,25 @@ LAYERS = {
     "outputs": "build api_bundle afp reporters",
     "frontends": "cli lsp",
 }
+# The analyses' subpackage of each old analyses module (``context`` and ``units`` stay on top).
+ANALYSES = {
+    "references": "schemas",
+    "roles": "schemas",
+    "shapes": "schemas",
+    "fingerprints": "schemas",
+    "schema_catalogs": "schemas",
+    "schema_objects": "schemas",
+    "satisfiability": "schemas",
+    "witnesses": "schemas",
+    "validation": "schemas",
+    "lineage": "repository",
+    "rfcs": "prose",
+    "enumerations": "prose",
+    "fences": "prose",
+    "policies": "prose",
+    "assembly": "prose",
+    "compat": "changes",
+}
 MOVED = {old: package for package, olds in LAYERS.items() for old in olds.split()}
 
 
@@ -41,6 +60,9 @@ def new_name(old: str) -> str | None:
         return None
     if len(parts) > 2 and parts[1] != "reporters":  # only reporters was a package
         return None
+    if MOVED[parts[1]] == "analyses" and parts[1] in ANALYSES:
+        # The analyses were grouped by subject after issue 27 (issue 50).
+        return f"speclint.analyses.{ANALYSES[parts[1]]}.{parts[1]}"
     return ".".join(["speclint", MOVED[parts[1]], *parts[1:]])
 
 

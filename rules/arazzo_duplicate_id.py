@@ -44,8 +44,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from speclint.analyses.arazzo_expressions import duplicate_ids
 from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo_expressions import duplicate_ids
 from speclint.common.findings import Finding, Severity
 from speclint.model.arazzo import arazzo_documents
 

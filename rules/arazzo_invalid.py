@@ -56,7 +56,7 @@ Options
 Limitations
     The schema checks shape only: runtime expressions are strings to it, and what they name is
     not resolved here. The published 1.0 schema has three known bugs, corrected in speclint's
-    copy (`ARAZZO_ERRATA` in `speclint.analyses.validation`, each citing its issue): a `retry`
+    copy (`ARAZZO_ERRATA` in `speclint.analyses.schemas.validation`, each citing its issue): a `retry`
     action needs neither `stepId`/`workflowId` (OAI/Arazzo-Specification#341) nor `retryAfter`
     (#342), and a Criterion's `type` may be a Criterion Expression Type Object (#336). The
     schema's `uniqueItems` on `steps`, `workflows` or `sourceDescriptions` holding an item
@@ -71,8 +71,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.validation import (
     ARAZZO_RELEASES,
     ERRORS_COUNTED,
     arazzo_judge,
@@ -82,6 +81,7 @@ from speclint.analyses.validation import (
     located,
     standing,
 )
+from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.arazzo import Output, arazzo_document, is_expression
 from speclint.model.corpus import Document

@@ -63,13 +63,18 @@ from typing import Any
 from jsonschema import ValidationError
 from referencing.exceptions import Unresolvable
 
-from speclint.analyses.arazzo import RESOLVED, StepBinding, request_body, step_bindings
-from speclint.analyses.arazzo_expressions import asserted_codes
+from speclint.analyses.api.operations import Operation
 from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation
-from speclint.analyses.references import file_uri
-from speclint.analyses.schema_objects import validator_class_of
-from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.schema_objects import validator_class_of
+from speclint.analyses.schemas.validation import (
+    MALFORMED_SCHEMA,
+    error_pointer,
+    explain,
+    short_message,
+)
+from speclint.analyses.workflows.arazzo import RESOLVED, StepBinding, request_body, step_bindings
+from speclint.analyses.workflows.arazzo_expressions import asserted_codes
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.arazzo import RequestBody, is_expression
 from speclint.parsing.structured import join_pointer, split_pointer

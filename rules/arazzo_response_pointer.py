@@ -64,10 +64,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import step_bindings
-from speclint.analyses.arazzo_expressions import RESPONSE, Problem, expression_problems
+from speclint.analyses.api.operations import Operation
 from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation
+from speclint.analyses.workflows.arazzo import step_bindings
+from speclint.analyses.workflows.arazzo_expressions import RESPONSE, Problem, expression_problems
 from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-response-pointer"

@@ -60,7 +60,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import (
+from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo import (
     PARAMETER_PLACES,
     RESOLVED,
     StepBinding,
@@ -69,7 +70,6 @@ from speclint.analyses.arazzo import (
     near_names,
     step_bindings,
 )
-from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.parsing.structured import follow_local
 

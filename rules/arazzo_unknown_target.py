@@ -49,8 +49,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo_expressions import unknown_targets
 from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo_expressions import unknown_targets
 from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-unknown-target"

@@ -69,8 +69,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo_expressions import NAME, Problem, expression_problems
 from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo_expressions import NAME, Problem, expression_problems
 from speclint.common.findings import Finding, Severity, headed
 
 ID = "arazzo-unresolved-expression"

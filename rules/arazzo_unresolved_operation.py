@@ -63,15 +63,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import (
+from speclint.analyses.api.operations import Operation, api_operations
+from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo import (
     AMBIGUOUS,
     RESOLVED,
     UNRESOLVED,
     StepBinding,
     step_bindings,
 )
-from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation, api_operations
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.model.arazzo import arazzo_document
 from speclint.model.corpus import Document

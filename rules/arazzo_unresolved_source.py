@@ -53,7 +53,8 @@ import posixpath
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.arazzo import (
+from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo import (
     MISSING,
     NOT_READ,
     OTHER_KIND,
@@ -63,7 +64,6 @@ from speclint.analyses.arazzo import (
     near_source_paths,
     resolve_source,
 )
-from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.arazzo import ARAZZO_SOURCE, arazzo_documents
 

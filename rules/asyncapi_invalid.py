@@ -11,11 +11,11 @@ What it does
     be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
     100,000 elements: ``(?:a{3000}){3000}``) or that no engine reads (``^a(b$``), at the
     pattern. A split source is validated as its
-    bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the schema allows no
+    bundle reads (``speclint.analyses.api.inlining``): a ``$ref`` where the schema allows no
     Reference Object (``info: {$ref: parts/info.yaml}``, a description kept in a file) is
     replaced by its corpus target, and an error inside it is reported in that file; a missing
     target is ``unresolved-ref``'s alone. A document the repository's bundler merges with a
-    fragment (``asyncapi bundle service.json common.json``: ``speclint.analyses.merging``) is
+    fragment (``asyncapi bundle service.json common.json``: ``speclint.analyses.api.merging``) is
     validated as merged, an error in the fragment's content reported in the fragment; the
     fragment itself (no ``info``: half of a document) is not validated alone, and the run says
     so among what it did not check. A ``$ref`` the schema rejects only inside a branch of a
@@ -56,12 +56,16 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from speclint.analyses.api.inlining import (
+    InlinedView,
+    bundle_reach,
+    inline_merged,
+    misplaced_refs_of,
+)
+from speclint.analyses.api.merging import fragment_note
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import InlinedView, bundle_reach, inline_merged, misplaced_refs_of
-from speclint.analyses.merging import fragment_note
-from speclint.analyses.schema_objects import refused_patterns, schema_roots
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.schema_objects import refused_patterns, schema_roots
+from speclint.analyses.schemas.validation import (
     ERRORS_COUNTED,
     LocatedError,
     asyncapi_validator,
@@ -70,6 +74,7 @@ from speclint.analyses.validation import (
     error_places,
     located,
 )
+from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -91,7 +96,7 @@ FACTS = ("merges", "references")  # speclint.analyses.context
 def _inlined(
     corpus: Context, document: Document, declared: str
 ) -> tuple[InlinedView, list[LocatedError]]:
-    """The document as its bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the
+    """The document as its bundle reads (``speclint.analyses.api.inlining``): a ``$ref`` where the
     AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
     replaced by its corpus target; and every distinct error of it, most specific first
     (``validation.located``). The errors the schema found while inlining are the view's when
@@ -163,7 +168,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     merges = corpus.merges
     if document.path in merges.partial:
         # Half of a document: its bundler merges it into another, which is validated whole
-        # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
+        # (`speclint.analyses.api.merging`); alone it lacks what only the merge gives (`info`).
         found.append(fragment_note(ID, document, merges))
     else:
         found += _validated(corpus, document, declared)

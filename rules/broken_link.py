@@ -8,10 +8,10 @@ What it does
     - a relative path must name a file or folder of the repository, with its case (as on
       GitHub); a path out of the root is not the repository's, and is never looked at;
     - a fragment into a Markdown page must be an anchor that page has where it is read: the
-      slugs and ids its renderer makes (``speclint.analyses.renderers``; ``speclint files``
+      slugs and ids its renderer makes (``speclint.analyses.prose.renderers``; ``speclint files``
       says which renders each page), the operations and tags of the OpenAPI document a
-      Swagger UI or Redoc page shows (``#/pets/listPets``: ``speclint.analyses.api_links``),
-      or the whole document a build assembles from parts (``speclint.analyses.assembly``);
+      Swagger UI or Redoc page shows (``#/pets/listPets``: ``speclint.analyses.api.api_links``),
+      or the whole document a build assembles from parts (``speclint.analyses.prose.assembly``);
     - a link starting with ``/`` (the repository root on GitHub), or a route a site's build
       serves (Docusaurus, Mintlify, MkDocs, Hugo, Sphinx, Fern, a FHIR implementation guide's
       flat output), is read as the page's renderer reads it, judged only where the site's
@@ -103,8 +103,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from speclint.analyses import assembly
-from speclint.analyses.api_links import (
+from speclint.analyses.api.api_links import (
     ApiNames,
     DeepLink,
     Missing,
@@ -113,10 +112,10 @@ from speclint.analyses.api_links import (
     deep_link,
     judge,
 )
-from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import Copy, build_folders
-from speclint.analyses.renderers import (
+from speclint.analyses.prose import assembly
+from speclint.analyses.prose.assembly import Assembly
+from speclint.analyses.prose.renderers import (
     DOCS_BUILDER,
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
@@ -136,6 +135,7 @@ from speclint.analyses.renderers import (
     site_config,
     site_path,
 )
+from speclint.analyses.repository.downloads import Copy, build_folders
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import (
     Finding,
@@ -493,7 +493,7 @@ class Tree:
 
     @property
     def assemblies(self) -> list[Assembly]:
-        """The documents a build assembles from several pages (``speclint.analyses.assembly``)."""
+        """The documents a build assembles from several pages (``speclint.analyses.prose.assembly``)."""
         if self._assemblies is None:
             manifests = [
                 d.data
@@ -672,7 +672,7 @@ class Tree:
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration
         (Mintlify's ``docs.json``, Docusaurus, MkDocs...): its pages are read as the site
-        serves them. None for a page GitHub renders (``speclint.analyses.renderers``)."""
+        serves them. None for a page GitHub renders (``speclint.analyses.prose.renderers``)."""
         return self.renderers.site_of(path)
 
     def twin_site(self, path: str) -> str | None:
@@ -1343,7 +1343,7 @@ BUILD_COPY = "build-copy"  # the coverage kind of a link to a file a build copie
 def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str, str] | None:
     """(the source the build copies there, where the command is) when a link that names no
     file of the repository lands in a folder a build command copies files into (``cp -r
-    src/*.json ./site/example``: ``speclint.analyses.downloads.build_folders``) and one of the
+    src/*.json ./site/example``: ``speclint.analyses.repository.downloads.build_folders``) and one of the
     copy's sources is that file (``src/x.json`` for ``site/example/x.json``), read from the
     page's folder or from the top of the document the page is part of (a ReSpec document's
     HTML page); else None: a file no source provides is still missing."""
@@ -1387,7 +1387,7 @@ def _copied_source(tree: Tree, copy: Copy, rest: str) -> str | None:
 
 def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
     """What a relative link of a part of an assembled document names when written from the top
-    of the document (``speclint.analyses.assembly``: a README's listed pages, combined with another
+    of the document (``speclint.analyses.prose.assembly``: a README's listed pages, combined with another
     folder by the build), or None."""
     for candidate in _from_roots(tree, path, written):
         found = tree.page_for(candidate, False)
@@ -2051,7 +2051,7 @@ def _api_problem(
     tree: Tree, path: str, site: LinkSite, target: str, page: Page | None, link: DeepLink
 ) -> Problem | str | None:
     """A Swagger UI or Redoc deep link (``#/pets/listPets``, ``#tag/pets/operation/x``) judged
-    against the OpenAPI document the target page renders (``speclint.analyses.api_links``): the
+    against the OpenAPI document the target page renders (``speclint.analyses.api.api_links``): the
     document its embedding names, else the corpus's OpenAPI documents. ``NOT_API`` when the link
     is not one (no API reference there, and no OpenAPI document in the corpus, or a Swagger UI
     tag link on a page that renders none), None when it is not judged or names what exists."""

@@ -58,8 +58,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.policies import Statement, binds, page_statements, policy_statements
-from speclint.analyses.shapes import (
+from speclint.analyses.prose.policies import Statement, binds, page_statements, policy_statements
+from speclint.analyses.schemas.shapes import (
     Site,
     closed_values,
     follow,

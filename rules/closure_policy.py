@@ -64,8 +64,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.roles import Role
-from speclint.analyses.shapes import (
+from speclint.analyses.schemas.roles import Role
+from speclint.analyses.schemas.shapes import (
     PolicyClause,
     Site,
     UseSite,

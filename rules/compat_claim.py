@@ -68,10 +68,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from speclint.analyses.compat import Change
+from speclint.analyses.changes.compat import Change
+from speclint.analyses.changes.proto_changes import contract_changes
 from speclint.analyses.context import Context
-from speclint.analyses.proto_changes import contract_changes
-from speclint.analyses.rfcs import Rfc, affected_paths, corpus_rfcs, plain
+from speclint.analyses.prose.rfcs import Rfc, affected_paths, corpus_rfcs, plain
 from speclint.common.findings import Finding, Location, Severity
 
 ID = "compat-claim"

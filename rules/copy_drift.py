@@ -7,7 +7,7 @@ What it does
     specification, and a "minimum compliant payload" field list that prose or a comment in an
     API document states for it (read as its ``required``).
 
-    Definitions are paired on evidence, never on a name alone (``speclint.analyses.namespaces``):
+    Definitions are paired on evidence, never on a name alone (``speclint.analyses.schemas.namespaces``):
     a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
     or API documents of one ``info.title`` in one folder (not two release channels of it:
     ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
@@ -18,10 +18,10 @@ What it does
     no copy. A definition built from parts of the other's file that the other does not use (a
     request profile's ``resource`` on ``relationshipsFromRequest``) is a variant for another
     purpose, not a copy. Bundles,
-    generated files and copies are left to their sources (``speclint.analyses.provenance``),
+    generated files and copies are left to their sources (``speclint.analyses.repository.provenance``),
     and two generated files (one generator's renderings of one model), or a generated file and
     the document its build command reads, are never paired. What is
-    no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point
+    no drift is not reported (``speclint.analyses.schemas.fingerprints.Equivalence``): copies that point
     each at its own file's definitions (a bundle's ``#/components/schemas/x/properties/id`` for
     ``x.yaml#/properties/id``), a ``$ref`` where the other inlines its target, an ``allOf`` of
     one ``$ref`` for that ``$ref``, ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
@@ -72,7 +72,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.fingerprints import (
+from speclint.analyses.repository.provenance import rendered_together
+from speclint.analyses.schemas.fingerprints import (
     STRUCTURAL,
     Equivalence,
     Shape,
@@ -86,9 +87,8 @@ from speclint.analyses.fingerprints import (
     shape_of,
     superseded,
 )
-from speclint.analyses.namespaces import namespaces
-from speclint.analyses.provenance import rendered_together
-from speclint.analyses.schema_catalogs import schema_catalogs
+from speclint.analyses.schemas.namespaces import namespaces
+from speclint.analyses.schemas.schema_catalogs import schema_catalogs
 from speclint.common.findings import (
     Finding,
     Location,

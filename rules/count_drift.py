@@ -47,7 +47,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import (
+from speclint.analyses.prose.enumerations import (
     SHAPE_FORMS,
     CountedClaim,
     ProseSet,

@@ -10,7 +10,7 @@ What it does
       with its own file's name and the other does not, the finding is at the one that does not:
       that is the copied ``$id``. Copies in different version lines (``speclint.parsing.versions``:
       ``definitions/2.0.0/`` and ``definitions/3.0.0/``), generated bundles that embed other
-      files' schemas (``speclint.analyses.lineage``), identical copies of one resource, one schema
+      files' schemas (``speclint.analyses.repository.lineage``), identical copies of one resource, one schema
       published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
       paths that differ only by extension, with content equal up to what converting between
       the formats changes: ``$schema``, the trailing newline of a block scalar, a description's
@@ -80,8 +80,8 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import same_when_converted
-from speclint.analyses.references import file_uri
+from speclint.analyses.repository.provenance import same_when_converted
+from speclint.analyses.schemas.references import file_uri
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.keyword_positions import (
@@ -191,7 +191,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def declared_ids(document: Document) -> Iterator[Declaration]:
-    """Every schema resource identifier in ``document``, as ``speclint.analyses.references``
+    """Every schema resource identifier in ``document``, as ``speclint.analyses.schemas.references``
     registers them: the id keyword of the dialect in force (``id`` under draft-03/04, ``$id`` later;
     a nested ``$schema`` switches it), resolved against the enclosing base URI. Anchors (an id
     that is only a fragment, ``#foo``) name no resource and are left out."""

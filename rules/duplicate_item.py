@@ -72,11 +72,11 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.instance_schemas import Schema, instances
-from speclint.analyses.references import file_uri
-from speclint.analyses.shapes import Site, follow_once, resolve
+from speclint.analyses.schemas.instance_schemas import Schema, instances
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.shapes import Site, follow_once, resolve
+from speclint.analyses.schemas.validation import MALFORMED_SCHEMA, search
 from speclint.analyses.units import check_by_unit, schema_reach
-from speclint.analyses.validation import MALFORMED_SCHEMA, search
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
@@ -92,7 +92,7 @@ ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
 FACTS = ("references", "instances")  # speclint.analyses.context
 # One instance at a time, with the schema it names and what that reaches (speclint.analyses.units,
-# speclint.analyses.instance_schemas: instance-invalid's units, and the same lookup).
+# speclint.analyses.schemas.instance_schemas: instance-invalid's units, and the same lookup).
 READS = "document"
 MAX_STEPS = 200_000  # (value, schema) pairs visited per instance
 MAX_BRANCH_CHECKS = 2_000  # anyOf/oneOf branch validations per instance

@@ -67,7 +67,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import (
+from speclint.analyses.prose.enumerations import (
     SENTENCE_FORM,
     SHAPE_FORMS,
     Binder,
@@ -77,8 +77,8 @@ from speclint.analyses.enumerations import (
     all_prose_sets,
     page_value_lists,
 )
-from speclint.analyses.namespaces import Namespaces, namespaces
-from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
+from speclint.analyses.schemas.namespaces import Namespaces, namespaces
+from speclint.analyses.schemas.shapes import Site, ValueSet, resolve, value_set
 from speclint.common.findings import (
     Finding,
     Location,
@@ -550,7 +550,7 @@ def _projections(
             shape = f"`{document.path}#{site.pointer}` has properties {', '.join(sorted(names))}"
             # A named definition (`components/schemas/Error`) is its API's own entity, not an
             # anonymous projection: it is compared only with schemas of one specification with
-            # its API (a reference ties them: ``speclint.analyses.namespaces``).
+            # its API (a reference ties them: ``speclint.analyses.schemas.namespaces``).
             named = _DEFINITION.search(site.pointer) is not None
             for name in sorted(names):
                 own = value_set(

@@ -23,7 +23,7 @@ What it does
       a root document it shows, or, where nothing else binds it, a heading that names one
       definition ("Full manifest example"); and a member named by a reverse-DNS extension
       name (``io.cnab.dependencies``) against the schema whose ``$id`` that name gives
-      (``speclint.analyses.fences`` documents each tie).
+      (``speclint.analyses.prose.fences`` documents each tie).
 
     OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
     definition (frozen versions, generated, vendored, client copies) bind as their source.
@@ -61,7 +61,7 @@ What it does
     example bound to an envelope schema that leaves its payload open (``"data": {"type":
     "object"}``) whose kind (``"kind": "orderstatus"``, at its top level or one member down)
     is the file stem or title of exactly one schema the envelope does not reference: the
-    payload is validated against that schema (``speclint.analyses.envelopes``).
+    payload is validated against that schema (``speclint.analyses.api.envelopes``).
     ``section-scope``:
     the chain of headings above a fence names a place in a root document (a heading naming a
     root member, in a code span, bare or in words, "Services top-level element"; sub-headings
@@ -147,19 +147,18 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
-from speclint.analyses.api_definitions import component_name
-from speclint.analyses.api_examples import (
+from speclint.analyses.api.api_definitions import component_name
+from speclint.analyses.api.api_examples import (
     ApiExample,
     Unfollowed,
     api_examples,
     referenced_example_files,
 )
-from speclint.analyses.charts import chart_defaults, gives, merged_values
+from speclint.analyses.api.envelopes import payload_schema
+from speclint.analyses.api.exchanges import parameter_values
+from speclint.analyses.api.spellings import Slip, protojson_alias, slips
 from speclint.analyses.context import Context
-from speclint.analyses.declarations import REPORTED_BY
-from speclint.analyses.envelopes import payload_schema
-from speclint.analyses.exchanges import parameter_values
-from speclint.analyses.fences import (
+from speclint.analyses.prose.fences import (
     BY_ELEMENTS,
     BY_EXAMPLE,
     BY_EXCHANGE,
@@ -182,12 +181,16 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
-from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, near_member
-from speclint.analyses.references import file_uri
-from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
-from speclint.analyses.spellings import Slip, protojson_alias, slips
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import (
+from speclint.analyses.prose.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, near_member
+from speclint.analyses.repository.charts import chart_defaults, gives, merged_values
+from speclint.analyses.schemas.declarations import REPORTED_BY
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.schema_objects import (
+    schema_holders,
+    schema_objects,
+    validator_class_of,
+)
+from speclint.analyses.schemas.validation import (
     MALFORMED_SCHEMA,
     closest_branch,
     error_pointer,
@@ -196,6 +199,7 @@ from speclint.analyses.validation import (
     patterns_judged_once,
     short_message,
 )
+from speclint.analyses.units import check_by_unit
 from speclint.common.findings import VALUE_SHOWN, Finding, Location, Member, Severity, within
 from speclint.model.corpus import Document
 from speclint.model.descriptions import described_page, placed
@@ -548,7 +552,7 @@ _UNFOLLOWED = {
 def _kept_apart_findings(
     corpus: Context, document: Document, oas30: bool
 ) -> tuple[list[Finding], list[tuple[Location, bool]]]:
-    """The examples of an OpenAPI document kept in other files (``speclint.analyses.api_examples``:
+    """The examples of an OpenAPI document kept in other files (``speclint.analyses.api.api_examples``:
     path-item, response and parameter files, example files named by ``$ref`` or
     ``externalValue``), each judged as an inline one is, against the schema of the place that
     refers to it, and reported where it is written, that place related; an example failing two
@@ -1261,7 +1265,7 @@ def _payload_findings(
     instance: Any,
     heading: str,
 ) -> Iterator[Finding]:
-    """The example's payload against the schema its kind names (``speclint.analyses.envelopes``),
+    """The example's payload against the schema its kind names (``speclint.analyses.api.envelopes``),
     where the envelope leaves the payload open: one finding, at the payload's first error."""
     bound = payload_schema(corpus, envelope, instance)
     if bound is None:
@@ -1328,7 +1332,7 @@ def _meant(how: str, target: SchemaTarget, instance: Any) -> str:
 
 def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding]:
     """The query and path parameter values of the page's concrete requests that their
-    operation's parameter schemas reject (``speclint.analyses.exchanges.parameter_values``).
+    operation's parameter schemas reject (``speclint.analyses.api.exchanges.parameter_values``).
     A value is read as its schema's type reads it (OpenAPI 3.1 §4.8.12.4: a ``simple`` or
     ``form`` value is the text of a primitive); one not of that form (`?limit=N`) is not judged,
     and neither is an array or object parameter (a serialised list)."""
@@ -1512,7 +1516,7 @@ def _convention_finding(
     bound: str,
 ) -> Finding | None:
     """The members of an example spelt in another case convention than its schema declares them
-    (``speclint.analyses.spellings``), one finding for the example: a member a closed object
+    (``speclint.analyses.api.spellings``), one finding for the example: a member a closed object
     rejects is reported by its validation error already (one defect, one finding)."""
     schema = resolve_pointer(target.document.data, target.pointer)
     resolver = corpus.references.registry.resolver(base_uri=file_uri(target.document.path))

@@ -86,7 +86,7 @@ from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import is_design_page
+from speclint.analyses.prose.rfcs import is_design_page
 from speclint.analyses.units import check_by_unit, pages_and_descriptions, prepared
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document

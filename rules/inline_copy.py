@@ -1,11 +1,11 @@
 """An inline schema in an API document that copies a schema already defined in a schema file.
 
 What it does
-    Fingerprints every schema location (see ``speclint.analyses.fingerprints``: property names,
+    Fingerprints every schema location (see ``speclint.analyses.schemas.fingerprints``: property names,
     types, ``required``, enums, constraints and ``$ref`` targets, ignoring descriptions and key
     order) and compares each inline object schema of an OpenAPI or AsyncAPI document (component
     schemas, request and response bodies, message payloads) with the object schemas of the schema
-    files. An inline schema that says the same (``speclint.analyses.fingerprints.Equivalence``: a
+    files. An inline schema that says the same (``speclint.analyses.schemas.fingerprints.Equivalence``: a
     ``$ref`` to its own document's copy of a member is that member) is a copy. Mostly the same
     property names (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with
     more evidence: the same name, most shared members agreeing (every GeoJSON geometry has ``type``
@@ -27,7 +27,7 @@ What it does
     ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
     the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
     most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema) or that is
-    a self-contained bundle (``speclint.analyses.fingerprints.self_contained``: built from its own
+    a self-contained bundle (``speclint.analyses.schemas.fingerprints.self_contained``: built from its own
     ``#/components`` with no ``$ref`` into another file of the repository, published addresses
     aside), which copies them by design so that it stands alone (advising a ``$ref`` to the
     file would undo the bundle), even where the copy's ``description``, the one its original
@@ -72,7 +72,7 @@ from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.fingerprints import (
+from speclint.analyses.schemas.fingerprints import (
     Equivalence,
     all_shapes,
     differences,

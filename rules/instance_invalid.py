@@ -68,10 +68,9 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.instance_schemas import NotChecked, Unchecked, instances
-from speclint.analyses.references import file_uri
-from speclint.analyses.units import check_by_unit, reach, schema_reach
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.instance_schemas import NotChecked, Unchecked, instances
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.validation import (
     MALFORMED_SCHEMA,
     error_pointer,
     explain,
@@ -80,6 +79,7 @@ from speclint.analyses.validation import (
     patterns_judged_once,
     short_message,
 )
+from speclint.analyses.units import check_by_unit, reach, schema_reach
 from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out, within
 from speclint.model.corpus import Document
 
@@ -87,7 +87,7 @@ ID = "instance-invalid"
 SEVERITY = Severity.ERROR
 FACTS = ("references", "instances")  # speclint.analyses.context
 # One instance at a time, with the schema it names and what that schema reaches
-# (speclint.analyses.units, speclint.analyses.instance_schemas).
+# (speclint.analyses.units, speclint.analyses.schemas.instance_schemas).
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding

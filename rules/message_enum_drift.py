@@ -70,8 +70,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.schema_objects import schema_objects
-from speclint.analyses.shapes import Site, follow
+from speclint.analyses.schemas.schema_objects import schema_objects
+from speclint.analyses.schemas.shapes import Site, follow
 from speclint.common.findings import (
     Finding,
     Location,

@@ -81,11 +81,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from speclint.analyses.api.jsonrpc import defined_methods, table_methods
+from speclint.analyses.api.operations import Operation, api_operations, base_paths
 from speclint.analyses.context import Context
-from speclint.analyses.jsonrpc import defined_methods, table_methods
-from speclint.analyses.operations import Operation, api_operations, base_paths
-from speclint.analyses.protos import corpus_protos
-from speclint.analyses.surfaces import (
+from speclint.analyses.grpc.protos import corpus_protos
+from speclint.analyses.grpc.surfaces import (
     BoundRule,
     MethodRow,
     Route,

@@ -57,7 +57,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.schema_objects import (
+from speclint.analyses.schemas.schema_objects import (
     SchemaObject,
     openapi_schema_roots,
     referenced_schema_maps,

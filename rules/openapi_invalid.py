@@ -75,9 +75,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.analyses import openapi_validation
+from speclint.analyses.api import openapi_validation
+from speclint.analyses.api.openapi_validation import ID, SEVERITY, openapi_findings
 from speclint.analyses.context import Context
-from speclint.analyses.openapi_validation import ID, SEVERITY, openapi_findings
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding
 from speclint.model.corpus import Document

@@ -67,9 +67,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from speclint.analyses.api.openapi_validation import openapi_findings
 from speclint.analyses.context import Context
-from speclint.analyses.openapi_validation import openapi_findings
-from speclint.analyses.overlays import (
+from speclint.analyses.workflows.overlays import (
     Action,
     actions_of,
     applied_to,

@@ -52,9 +52,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import OVERLAY_SCHEMAS, overlay_validator, schema_release
+from speclint.analyses.schemas.validation import ERRORS_COUNTED, capped, located, standing
 from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import ERRORS_COUNTED, capped, located, standing
+from speclint.analyses.workflows.overlays import OVERLAY_SCHEMAS, overlay_validator, schema_release
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind

@@ -79,7 +79,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import (
+from speclint.analyses.workflows.overlays import (
     Action,
     Applied,
     actions_of,

@@ -50,7 +50,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.schema_objects import schema_patterns, schema_roots
+from speclint.analyses.schemas.schema_objects import schema_patterns, schema_roots
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.ecma_patterns import Unportable, portability

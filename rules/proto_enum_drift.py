@@ -53,8 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import FORM_WORDS, ProseSet, page_value_lists
-from speclint.analyses.protojson import (
+from speclint.analyses.grpc.protojson import (
     EnumBinding,
     EnumSpellings,
     ProseEnumPair,
@@ -65,7 +64,8 @@ from speclint.analyses.protojson import (
     prose_enum_pairs,
     simple_name,
 )
-from speclint.analyses.protos import corpus_protos
+from speclint.analyses.grpc.protos import corpus_protos
+from speclint.analyses.prose.enumerations import FORM_WORDS, ProseSet, page_value_lists
 from speclint.common.findings import (
     Finding,
     Location,

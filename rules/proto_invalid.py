@@ -59,7 +59,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import ProtoFence, corpus_protos
+from speclint.analyses.grpc.protos import ProtoFence, corpus_protos
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.protobuf import DEPENDENCY, NOT_CHECKED, REWRITE, Compilation, ProtoProblem
 

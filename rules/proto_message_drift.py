@@ -74,7 +74,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.protojson import (
+from speclint.analyses.grpc.protojson import (
     MessagePair,
     Property,
     described,
@@ -83,7 +83,7 @@ from speclint.analyses.protojson import (
     schema_types,
     simple_name,
 )
-from speclint.analyses.protos import corpus_protos
+from speclint.analyses.grpc.protos import corpus_protos
 from speclint.common.findings import Finding, Location, Severity, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoField

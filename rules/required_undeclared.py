@@ -29,7 +29,7 @@ What it does
     required keys of a map need no declaration), or that declares no property at all (a pure
     constraint such as ``anyOf: [{required: [a]}, {required: [b]}]`` with no parent that
     declares ``a`` and ``b``), is skipped; so is a ``required`` under ``not``. Generated
-    bundles (``speclint.analyses.lineage``) are judged at their sources.
+    bundles (``speclint.analyses.repository.lineage``) are judged at their sources.
 
 Why is this bad?
     ``required`` and ``properties`` are independent keywords: a name that is required but
@@ -71,13 +71,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.declarations import Node, Scope, undeclared
+from speclint.analyses.schemas.declarations import Node, Scope, undeclared
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.structured import join_pointer
 
-ID = "required-undeclared"  # speclint.analyses.declarations.REPORTED_BY
+ID = "required-undeclared"  # speclint.analyses.schemas.declarations.REPORTED_BY
 SEVERITY = Severity.WARNING
-# The schema index is speclint.analyses.declarations'; derived: bundles judged at their sources.
+# The schema index is speclint.analyses.schemas.declarations'; derived: bundles judged at their sources.
 FACTS = ("derived", "schemas")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"

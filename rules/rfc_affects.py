@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import affected_paths, corpus_rfcs
+from speclint.analyses.prose.rfcs import affected_paths, corpus_rfcs
 from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-affects"

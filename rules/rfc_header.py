@@ -3,7 +3,7 @@
 What it does
     Reads the header of every RFC in the corpus (a Markdown document whose first table, or
     bullet list of ``**Field**: value`` items, has ``Status`` among its fields; templates aside;
-    see ``speclint.analyses.rfcs``) and reports:
+    see ``speclint.analyses.prose.rfcs``) and reports:
 
     - a missing field. The required fields are those the RFCs beside it carry (same folder, same
       header style: a field nine in ten of them have), when there are at least three; else
@@ -51,7 +51,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import Rfc, corpus_rfcs, first_date, plain, rfc_numbers
+from speclint.analyses.prose.rfcs import Rfc, corpus_rfcs, first_date, plain, rfc_numbers
 from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-header"

@@ -72,8 +72,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from speclint.analyses.context import Context
-from speclint.analyses.routes import (
+from speclint.analyses.api.routes import (
     RouteCheck,
     RouteMention,
     generated_client_page,
@@ -82,6 +81,7 @@ from speclint.analyses.routes import (
     page_routes,
     sentence_at,
 )
+from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.model.descriptions import API_KINDS, described_page, placed

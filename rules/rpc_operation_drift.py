@@ -52,10 +52,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from speclint.analyses.api.operations import Operation
 from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation
-from speclint.analyses.protos import corpus_protos
-from speclint.analyses.surfaces import rpc_operations
+from speclint.analyses.grpc.protos import corpus_protos
+from speclint.analyses.grpc.surfaces import rpc_operations
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.protobuf import ProtoRpc
 

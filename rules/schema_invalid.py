@@ -22,7 +22,7 @@ What it does
     never judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
     (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
-    own dialect only; a generated bundle (``speclint.analyses.lineage``) is judged at its sources.
+    own dialect only; a generated bundle (``speclint.analyses.repository.lineage``) is judged at its sources.
     At most 50 errors are reported per schema; how many more is said among what the run did not
     check.
     A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
@@ -83,11 +83,10 @@ import referencing.jsonschema
 from jsonschema import validators
 from jsonschema.protocols import Validator
 
+from speclint.analyses.api.inlining import InlinedView, inline_misplaced, misplaced_refs_of
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
-from speclint.analyses.schema_objects import refused_patterns
-from speclint.analyses.units import check_by_unit, reach
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.schema_objects import refused_patterns
+from speclint.analyses.schemas.validation import (
     ERRORS_COUNTED,
     LocatedError,
     accepted_fast,
@@ -96,6 +95,7 @@ from speclint.analyses.validation import (
     metaschema_registry,
     validator_class_at,
 )
+from speclint.analyses.units import check_by_unit, reach
 from speclint.common.findings import Finding, Severity, headed, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
@@ -257,7 +257,7 @@ def _inlined(corpus: Context, document: Document) -> tuple[InlinedView, list[Loc
     """An OpenAPI 3.0 Schema Object file as the bundle of the API that names it holds it: a
     ``$ref`` member where the metaschema wants a schema map's entry (``properties: {$ref:
     attributes.yml#/ids}``, a map kept in a file of its own) replaced by its target, as
-    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``). With
+    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.api.inlining``). With
     it, the metaschema's errors when it judged the view's data last while inlining (nothing
     inlined in the last round, or nothing at all): the check takes them, not a second
     validation of the same data; None when it did not."""

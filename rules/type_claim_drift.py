@@ -92,12 +92,9 @@ from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.declarations import Node
-from speclint.analyses.enumerations import schema_names
-from speclint.analyses.protojson import message_pairs
-from speclint.analyses.schema_objects import types_of
-from speclint.analyses.shapes import Site, follow, is_closed_false
-from speclint.analyses.type_claims import (
+from speclint.analyses.grpc.protojson import message_pairs
+from speclint.analyses.prose.enumerations import schema_names
+from speclint.analyses.prose.type_claims import (
     LEAD_REQUIRED,
     Claim,
     ClaimBinder,
@@ -120,6 +117,9 @@ from speclint.analyses.type_claims import (
     schema_type,
     union_types,
 )
+from speclint.analyses.schemas.declarations import Node
+from speclint.analyses.schemas.schema_objects import types_of
+from speclint.analyses.schemas.shapes import Site, follow, is_closed_false
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.dialects import has_nullable
 from speclint.parsing.kinds import DocumentKind

@@ -51,7 +51,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.roles import HTTP_METHODS
+from speclint.analyses.schemas.roles import HTTP_METHODS
 from speclint.common.findings import Finding, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind

@@ -55,10 +55,10 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.fences import resolve_schema
-from speclint.analyses.references import file_uri
+from speclint.analyses.prose.fences import resolve_schema
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.validation import json_spelled
 from speclint.analyses.units import check_by_unit, prepared, reach
-from speclint.analyses.validation import json_spelled
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind

@@ -34,10 +34,10 @@ What it does
     specification's, glTF's ``glTFProperty.schema.json``).
 
     Not reported: a target that exists but is not JSON or YAML (a Markdown description), a generated bundle's copies (judged at their
-    sources, ``speclint.analyses.lineage``), a local pointer that the repository's bundler
-    merges in (``speclint.analyses.merging``). An ``info`` says what was not checked: references
+    sources, ``speclint.analyses.repository.lineage``), a local pointer that the repository's bundler
+    merges in (``speclint.analyses.api.merging``). An ``info`` says what was not checked: references
     into a git submodule that is not checked out, and into a file a program of the repository
-    writes (``speclint.analyses.downloads.program_writes``).
+    writes (``speclint.analyses.repository.downloads.program_writes``).
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference
@@ -79,10 +79,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from speclint.analyses.api.merging import Merges
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import program_text_names, program_writes
-from speclint.analyses.merging import Merges
-from speclint.analyses.references import Reference, bare_host, declared_id, root_base
+from speclint.analyses.repository.downloads import program_text_names, program_writes
+from speclint.analyses.schemas.references import Reference, bare_host, declared_id, root_base
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -604,7 +604,7 @@ def _through_ref(data: Any, pointer: str) -> tuple[str, str, str] | None:
 
 def _merged_in(corpus: Context, merges: Merges, reference: Reference) -> bool:
     """Whether a local pointer (``#/channels/x``) that names nothing in its own file is defined
-    by a file the repository's bundler merges with it (``speclint.analyses.merging``): the
+    by a file the repository's bundler merges with it (``speclint.analyses.api.merging``): the
     merged document, which a local pointer names (RFC 3986 §4.4), holds it."""
     return (
         reference.outcome == "missing-pointer"

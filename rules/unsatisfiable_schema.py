@@ -86,9 +86,9 @@ from typing import Any
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.declarations import REPORTED_BY, closed_typos
-from speclint.analyses.roles import Role, openapi_uses
-from speclint.analyses.satisfiability import (
+from speclint.analyses.schemas.declarations import REPORTED_BY, closed_typos
+from speclint.analyses.schemas.roles import Role, openapi_uses
+from speclint.analyses.schemas.satisfiability import (
     CRASHED,
     NO,
     TIMED_OUT,
@@ -100,10 +100,10 @@ from speclint.analyses.satisfiability import (
     standalone,
     translated,
 )
-from speclint.analyses.schema_objects import validator_class_of
-from speclint.analyses.shapes import use_sites
-from speclint.analyses.validation import MALFORMED_SCHEMA, safe_validator_class
-from speclint.analyses.witnesses import find_rejected, relax_closure
+from speclint.analyses.schemas.schema_objects import validator_class_of
+from speclint.analyses.schemas.shapes import use_sites
+from speclint.analyses.schemas.validation import MALFORMED_SCHEMA, safe_validator_class
+from speclint.analyses.schemas.witnesses import find_rejected, relax_closure
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.progress import tracked
 from speclint.model.corpus import Document

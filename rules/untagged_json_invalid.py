@@ -59,7 +59,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import is_design_page
+from speclint.analyses.prose.rfcs import is_design_page
 from speclint.analyses.units import check_by_unit, pages_and_descriptions
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document

@@ -31,7 +31,7 @@ What it does
     default in a component is reported at the component, not at every operation that reaches
     it (Swagger 2.0's, draft-04 with OpenAPI's words, stay ``openapi-invalid``'s). ``examples``
     and ``example`` are ``example-invalid``'s. A generated bundle
-    (``speclint.analyses.lineage``) is checked at its sources.
+    (``speclint.analyses.repository.lineage``) is checked at its sources.
 
 Why is this bad?
     A default is what a server assumes when the field is absent, and what generated clients and
@@ -68,15 +68,14 @@ from jsonschema.exceptions import ValidationError
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import file_uri
-from speclint.analyses.schema_objects import (
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.schema_objects import (
     SchemaObject,
     schema_objects,
     types_of,
     validator_class_of,
 )
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.validation import (
     MALFORMED_SCHEMA,
     default_by_convention,
     error_pointer,
@@ -84,6 +83,7 @@ from speclint.analyses.validation import (
     placeholder_default,
     short_message,
 )
+from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Severity, first_fitting, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_of_schema, ref_replaces_siblings

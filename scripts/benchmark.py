@@ -74,7 +74,7 @@ def setup_times(corpus_root: Path) -> dict[str, float]:
     referenced = time.perf_counter()
     _ = corpus.roles
     roled = time.perf_counter()
-    from speclint.analyses.fingerprints import all_shapes
+    from speclint.analyses.schemas.fingerprints import all_shapes
 
     shapes = len(all_shapes(corpus))
     fingerprinted = time.perf_counter()

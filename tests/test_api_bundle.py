@@ -21,8 +21,8 @@ from test_cli import cli
 
 from conftest import copy_bundled_corpus, schema, write_files
 from speclint.analyses.context import Context
-from speclint.analyses.references import file_uri
-from speclint.analyses.validation import metaschema_registry
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.validation import metaschema_registry
 from speclint.model.config import load_config
 from speclint.outputs.api_bundle import (
     BundleError,

@@ -1,5 +1,5 @@
 """Examples bound to API components, copies of one definition as one, names by case convention
-(issue 46, items 1, 4 and 9: ``speclint.analyses.api_definitions``, ``example-invalid``)."""
+(issue 46, items 1, 4 and 9: ``speclint.analyses.api.api_definitions``, ``example-invalid``)."""
 
 from __future__ import annotations
 

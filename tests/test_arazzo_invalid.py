@@ -144,7 +144,7 @@ def test_a_goto_naming_no_target_or_both_says_which_it_needs(make_corpus: MakeCo
 def test_the_schema_errata_are_those_of_the_vendored_schema() -> None:
     """Each erratum checks the member it corrects is as published, so a newer vendored schema
     (one with the fix, or changed otherwise) fails here rather than being patched blind."""
-    from speclint.analyses.validation import ARAZZO_ERRATA, arazzo_schema
+    from speclint.analyses.schemas.validation import ARAZZO_ERRATA, arazzo_schema
 
     schema = arazzo_schema("1.0")
     failure = schema["$defs"]["failure-action-object"]

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli, run_rule
-from speclint.analyses.arazzo import AMBIGUOUS, RESOLVED, UNCHECKED, step_bindings
 from speclint.analyses.context import Context
+from speclint.analyses.workflows.arazzo import AMBIGUOUS, RESOLVED, UNCHECKED, step_bindings
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

@@ -31,9 +31,23 @@ RULE_LAYERS = ("speclint.analyses", "speclint.model", "speclint.parsing", "specl
 
 
 def layers() -> list[list[str]]:
+    """The package's layers, top to bottom, each a list of modules that may import each other."""
+    return _layers_contract(containers=None)
+
+
+def analyses_layers() -> list[list[str]]:
+    """The analyses' subpackages, in the layers of their own contract."""
+    return _layers_contract(containers=["speclint.analyses"])
+
+
+def _layers_contract(containers: list[str] | None) -> list[list[str]]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    [contract] = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
-    return [[m.strip() for m in layer.split(":")] for layer in contract["layers"]]
+    contracts = config["tool"]["importlinter"]["contracts"]
+    [contract] = [
+        c for c in contracts if c["type"] == "layers" and c.get("containers") == containers
+    ]
+    prefix = "".join(f"{c}." for c in containers or ())
+    return [[prefix + m.strip() for m in layer.split(":")] for layer in contract["layers"]]
 
 
 def lint_imports(cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -48,7 +62,7 @@ def lint_imports(cwd: Path, env: dict[str, str] | None = None) -> subprocess.Com
 def test_the_layers_contract_is_kept() -> None:
     run = lint_imports(ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "2 kept, 0 broken" in run.stdout
+    assert "3 kept, 0 broken" in run.stdout
 
 
 def test_an_upward_import_breaks_the_contract(tmp_path: Path) -> None:
@@ -72,6 +86,33 @@ def test_the_contract_names_every_package() -> None:
     packages = {f"speclint.{path.parent.name}" for path in (ROOT / "linter").glob("*/__init__.py")}
     assert packages <= named, sorted(packages - named)
     assert set(RULE_LAYERS) <= named
+
+
+def test_the_analyses_contract_names_every_subpackage() -> None:
+    # An analyses subpackage outside its contract could import a comparison of revisions.
+    named = {module for layer in analyses_layers() for module in layer}
+    folder = ROOT / "linter" / "analyses"
+    subpackages = {f"speclint.analyses.{path.parent.name}" for path in folder.glob("*/__init__.py")}
+    modules = {f"speclint.analyses.{path.stem}" for path in folder.glob("*.py")} - {
+        "speclint.analyses.__init__"
+    }
+    assert subpackages | modules == named
+
+
+def test_an_analysis_of_one_revision_importing_a_comparison_breaks_the_contract(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "speclint"
+    shutil.copytree(ROOT / "linter", package)
+    shapes = package / "analyses" / "schemas" / "shapes.py"
+    shapes.write_text(
+        shapes.read_text(encoding="utf-8") + "\nimport speclint.analyses.changes.compat  # noqa\n"
+    )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = lint_imports(tmp_path, env)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "speclint.analyses.schemas.shapes -> speclint.analyses.changes.compat" in run.stdout
 
 
 def test_rule_modules_import_only_the_analyses_and_below() -> None:
@@ -247,6 +288,11 @@ def test_the_architecture_document_names_only_what_exists() -> None:
     assert missing == []
     # and every layer package of the contract is described
     assert all(f"`{module}`" in text for layer in layers() for module in layer)
+    # and every analyses subpackage
+    subpackages = [
+        m for layer in analyses_layers() for m in layer if not m.endswith(("context", "units"))
+    ]
+    assert [m for m in subpackages if f"`{m}`" not in text] == []
 
 
 def test_the_readme_links_the_architecture_document() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_rule, schema
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import Binder, all_prose_sets, prose_sets
+from speclint.analyses.prose.enumerations import Binder, all_prose_sets, prose_sets
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document

@@ -10,9 +10,9 @@ import json
 from test_broken_link import MakeCorpus, findings_of
 from test_cli import cli
 
-from speclint.analyses.api_links import deep_link
+from speclint.analyses.api.api_links import deep_link
 from speclint.analyses.context import Context
-from speclint.analyses.renderers import mkdocs_slug, renderers
+from speclint.analyses.prose.renderers import mkdocs_slug, renderers
 
 API = json.dumps(
     {

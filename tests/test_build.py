@@ -19,7 +19,7 @@ from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, copy_bundled_corpus, openapi_30, schema, write_files
 from speclint.analyses.context import Context
-from speclint.analyses.validation import metaschema_registry
+from speclint.analyses.schemas.validation import metaschema_registry
 from speclint.model.config import load_config
 from speclint.outputs.build import CATALOG, build
 

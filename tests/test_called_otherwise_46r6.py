@@ -18,7 +18,7 @@ from typing import Any
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import Binding, example_bindings
+from speclint.analyses.prose.fences import Binding, example_bindings
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 

@@ -12,11 +12,11 @@ from test_cli import cli
 from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS, copy_bundled_corpus
-from speclint.analyses.compat import Change, schema_changes
+from speclint.analyses.changes.compat import Change, schema_changes
+from speclint.analyses.changes.effective_schemas import at_base
+from speclint.analyses.changes.named_changes import is_definition
 from speclint.analyses.context import Context
-from speclint.analyses.effective_schemas import at_base
-from speclint.analyses.named_changes import is_definition
-from speclint.analyses.rfcs import corpus_rfcs
+from speclint.analyses.prose.rfcs import corpus_rfcs
 from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import split_pointer

@@ -1,5 +1,5 @@
 """The change report where structure cannot say: instances generated from one revision's schema,
-validated against the other's (``speclint.analyses.acceptance``), quoted as the evidence."""
+validated against the other's (``speclint.analyses.changes.acceptance``), quoted as the evidence."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 from test_cli import cli
 from test_diff_base import git
 
-from speclint.analyses import witnessed_changes
-from speclint.analyses.compat import schema_changes
+from speclint.analyses.changes import witnessed_changes
+from speclint.analyses.changes.compat import schema_changes
 from speclint.analyses.context import Context
 
 # A request body: what the client submits.

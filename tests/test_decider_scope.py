@@ -5,7 +5,7 @@ same."""
 
 from __future__ import annotations
 
-from speclint.analyses.satisfiability import NO, YES, Decider, skeleton
+from speclint.analyses.schemas.satisfiability import NO, YES, Decider, skeleton
 
 API = {
     "openapi": "3.1.0",

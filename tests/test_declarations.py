@@ -1,4 +1,4 @@
-"""The schema index of ``speclint.analyses.declarations`` (where a ``required`` name is declared) is
+"""The schema index of ``speclint.analyses.schemas.declarations`` (where a ``required`` name is declared) is
 built once a run, whichever of the rules that read it ask: ``required-undeclared`` reports from it,
 ``example-invalid`` and ``unsatisfiable-schema`` read what it reports (issue 45 review)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from conftest import count_builds
 from speclint.analyses.context import Context
-from speclint.analyses.declarations import SchemaIndex
+from speclint.analyses.schemas.declarations import SchemaIndex
 from speclint.model.config import load_config
 from speclint.run import runner
 from speclint.run.catalog import all_rules

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from conftest import run_rule
-from speclint.analyses.compat import schema_changes
+from speclint.analyses.changes.compat import schema_changes
 from speclint.analyses.context import Context
-from speclint.analyses.fingerprints import shape_of
-from speclint.analyses.shapes import Site
+from speclint.analyses.schemas.fingerprints import shape_of
+from speclint.analyses.schemas.shapes import Site
 from speclint.model.config import load_config
 from speclint.parsing.dialects import dialect_at, modern
 from speclint.run.catalog import all_rules

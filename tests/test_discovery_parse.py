@@ -18,8 +18,8 @@ import regex
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, schema, write_files
-from speclint.analyses import validation
 from speclint.analyses.context import Context
+from speclint.analyses.schemas import validation
 from speclint.parsing.structured import ParseFailure, parse_json
 from speclint.run.runner import run_rules, select_rules
 

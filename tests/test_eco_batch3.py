@@ -12,7 +12,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from conftest import run_rule
-from speclint.analyses.validation import explain
+from speclint.analyses.schemas.validation import explain
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

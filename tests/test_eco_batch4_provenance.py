@@ -15,8 +15,8 @@ from test_provenance import findings
 
 from conftest import run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.fingerprints import Equivalence, all_shapes
-from speclint.analyses.provenance import BUNDLE, COPY
+from speclint.analyses.repository.provenance import BUNDLE, COPY
+from speclint.analyses.schemas.fingerprints import Equivalence, all_shapes
 from speclint.parsing.shell import expanded
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

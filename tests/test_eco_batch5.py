@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, run_rule
-from speclint.analyses import enumerations, roles
 from speclint.analyses.context import Context
+from speclint.analyses.prose import enumerations
+from speclint.analyses.schemas import roles
 from speclint.model.config import load_config
 from speclint.model.corpus import Document
 from speclint.run import catalog, runner

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_rule
-from speclint.analyses.assembly import respec_slug
+from speclint.analyses.prose.assembly import respec_slug
 from speclint.common.findings import Finding
 from speclint.parsing import reading
 from speclint.rules import broken_link

@@ -12,7 +12,7 @@ import pytest
 from test_integrity_rules import findings_of
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import corpus_protos
+from speclint.analyses.grpc.protos import corpus_protos
 from speclint.model.corpus import Corpus
 from speclint.parsing import protobuf
 from speclint.parsing.protobuf import compile_protos, module_prefixes

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli
-from speclint.analyses.validation import validator_class_at
+from speclint.analyses.schemas.validation import validator_class_at
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

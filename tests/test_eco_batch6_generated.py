@@ -18,9 +18,9 @@ import pytest
 from test_provenance import findings, listing
 
 from conftest import run_rule
-from speclint.analyses import downloads
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import BUNDLE, COPY, GENERATED
+from speclint.analyses.repository import downloads
+from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED
 from speclint.parsing.shell import expanded, make_expanded, variable_pattern
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

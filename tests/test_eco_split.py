@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from conftest import run_rule
-from speclint.analyses import inlining, openapi_validation, units, validation
+from speclint.analyses import units
+from speclint.analyses.api import inlining, openapi_validation
 from speclint.analyses.context import Context
+from speclint.analyses.schemas import validation
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.rules import asyncapi_invalid, openapi_invalid, schema_invalid

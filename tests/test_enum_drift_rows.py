@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule, schema
-from speclint.analyses.enumerations import ProseSet, prose_sets
+from speclint.analyses.prose.enumerations import ProseSet, prose_sets
 from speclint.common.findings import Finding, Location, Member, Severity, related_spot
 from speclint.model.corpus import parse_document
 from speclint.run.engine import Options, lint

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
+from speclint.analyses.prose.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_HEADING, Binding, fence_ties
+from speclint.analyses.prose.fences import BY_HEADING, Binding, fence_ties
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 from speclint.run.preview import why_heuristic_preview

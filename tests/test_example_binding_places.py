@@ -12,10 +12,10 @@ from typing import Any
 import jsonschema
 
 from conftest import run_cli
+from speclint.analyses.api.exchanges import side_said
 from speclint.analyses.context import Context
-from speclint.analyses.exchanges import side_said
-from speclint.analyses.fences import BY_OPERATION, Binding, fence_ties
-from speclint.analyses.validation import explain
+from speclint.analyses.prose.fences import BY_OPERATION, Binding, fence_ties
+from speclint.analyses.schemas.validation import explain
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 

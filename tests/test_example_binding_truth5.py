@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_SHARED, BY_TITLE, Binding, fence_ties
+from speclint.analyses.prose.fences import BY_SHARED, BY_TITLE, Binding, fence_ties
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 from speclint.run.preview import why_heuristic_preview

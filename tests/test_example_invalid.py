@@ -12,7 +12,7 @@ from jsonschema.exceptions import ValidationError
 
 from conftest import DIALECT, schema
 from speclint.analyses.context import Context
-from speclint.analyses.validation import short_message
+from speclint.analyses.schemas.validation import short_message
 from speclint.common.findings import Finding, Severity
 from speclint.parsing.structured import strip_jsonc
 from speclint.run.catalog import all_rules

@@ -1,6 +1,6 @@
 """example-invalid: an example bound by its values to a definition the repository keeps at
 several versions is an instance of the version it declares (``meta.version``, ``version``), not
-of the newest (``speclint.analyses.fences``, ``_at_its_version``)."""
+of the newest (``speclint.analyses.prose.fences``, ``_at_its_version``)."""
 
 from __future__ import annotations
 

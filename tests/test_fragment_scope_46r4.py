@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from speclint.analyses.context import Context
-from speclint.analyses.fragments import section_schema
+from speclint.analyses.prose.fragments import section_schema
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 

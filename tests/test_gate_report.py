@@ -16,7 +16,7 @@ from test_diff_base import git, repository
 from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
 
 from conftest import REPOSITORY, write_files
-from speclint.analyses.contract_change import Change
+from speclint.analyses.changes.contract_change import Change
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import FixedFinding, Gate, Report, renderer
 from speclint.outputs.reporters.markdown_report import GATE_BUDGET, contract_section

@@ -13,12 +13,12 @@ from click.testing import CliRunner
 from test_integrity_rules import findings_of
 
 from conftest import write_files
-from speclint.analyses import protojson
+from speclint.analyses.api.operations import named_operations
+from speclint.analyses.changes.proto_changes import contract_changes
 from speclint.analyses.context import Context
-from speclint.analyses.operations import named_operations
-from speclint.analyses.proto_changes import contract_changes
-from speclint.analyses.protos import corpus_protos
-from speclint.analyses.surfaces import route_shape
+from speclint.analyses.grpc import protojson
+from speclint.analyses.grpc.protos import corpus_protos
+from speclint.analyses.grpc.surfaces import route_shape
 from speclint.frontends.cli import main
 from speclint.rules import proto_enum_drift
 

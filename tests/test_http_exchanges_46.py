@@ -13,7 +13,7 @@ import pytest
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_EXCHANGE, Binding, example_bindings, fence_ties
+from speclint.analyses.prose.fences import BY_EXCHANGE, Binding, example_bindings, fence_ties
 from speclint.common.findings import Finding
 from speclint.parsing.http_requests import fence_request, request_path
 from speclint.run.catalog import all_rules
@@ -472,7 +472,7 @@ def test_a_word_between_alternative_request_lines_is_no_body() -> None:
 def test_a_page_of_requests_is_walked_once_for_its_exchanges_and_values(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import speclint.analyses.exchanges as exchanges
+    import speclint.analyses.api.exchanges as exchanges
 
     read: list[str] = []
 

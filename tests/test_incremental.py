@@ -14,7 +14,7 @@ from test_cache import corpus_copy, folder_of, reports
 
 from conftest import BUNDLED_CORPUS, OPENWOP
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import corpus_rfcs
+from speclint.analyses.prose.rfcs import corpus_rfcs
 from speclint.common.findings import Severity
 from speclint.common.storage import dumps, loads
 from speclint.model.config import Config, load_config
@@ -253,7 +253,7 @@ def test_the_reference_index_kept_in_the_rule_cache_is_the_one_a_build_makes() -
     registry only when a validator is asked for (a page edit does not pay for the crawl)."""
     from jsonschema import Draft202012Validator
 
-    from speclint.analyses.references import ReferenceIndex, file_uri
+    from speclint.analyses.schemas.references import ReferenceIndex, file_uri
     from speclint.common.storage import dumps, loads
 
     root = Path(BUNDLED_CORPUS)

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.fences import Binding, example_bindings
+from speclint.analyses.prose.fences import Binding, example_bindings
 from speclint.common.findings import Finding
 from speclint.parsing.prose import parse_markdown
 from speclint.run.catalog import all_rules

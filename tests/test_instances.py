@@ -13,7 +13,7 @@ import pytest
 
 from conftest import count_builds
 from speclint.analyses.context import Context
-from speclint.analyses.instance_schemas import InstanceSchemas
+from speclint.analyses.schemas.instance_schemas import InstanceSchemas
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.rules import instance_invalid
@@ -189,7 +189,7 @@ def test_a_long_failure_is_bounded_whole_the_schema_named_on_its_related_locatio
 def test_the_two_rules_that_read_an_instances_schema_look_it_up_once_a_run(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # instance-invalid and duplicate-item read one lookup (speclint.analyses.instance_schemas),
+    # instance-invalid and duplicate-item read one lookup (speclint.analyses.schemas.instance_schemas),
     # built in this process before the rules fork: their workers inherit it.
     root = make_corpus(
         {

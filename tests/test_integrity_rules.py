@@ -11,7 +11,7 @@ from jsonschema import validators
 
 from conftest import schema
 from speclint.analyses.context import Context
-from speclint.analyses.validation import install_safe_patterns
+from speclint.analyses.schemas.validation import install_safe_patterns
 from speclint.common.findings import Finding
 from speclint.rules import unresolved_ref
 from speclint.run.catalog import all_rules

@@ -73,7 +73,7 @@ def test_listed_instances_validate_as_the_suite_says(name: str, group: dict[str,
 
 @pytest.mark.parametrize("schema", [False, {"allOf": [True, False]}])
 def test_false_and_allof_true_false_are_unsatisfiable(schema: Any) -> None:
-    from speclint.analyses.satisfiability import NO, Decider
+    from speclint.analyses.schemas.satisfiability import NO, Decider
 
     with Decider([]) as decider:
         assert decider.decide(schema, "file:///corpus/x.json", stand_in=True) == NO

@@ -12,10 +12,10 @@ from openapi_spec_validator import validate
 
 from conftest import schema
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import schema_names
-from speclint.analyses.references import ref_sites
-from speclint.analyses.schema_objects import schema_roots
-from speclint.analyses.type_claims import parameter_claims
+from speclint.analyses.prose.enumerations import schema_names
+from speclint.analyses.prose.type_claims import parameter_claims
+from speclint.analyses.schemas.references import ref_sites
+from speclint.analyses.schemas.schema_objects import schema_roots
 from speclint.outputs.api_bundle import bundle_api, external_refs
 from speclint.parsing.dialects import draft_by_keywords
 from speclint.parsing.keyword_positions import Position, holds_data, member_position, position_at

@@ -1,4 +1,4 @@
-"""Issue 45, batch 2: API sources a bundler merges (``speclint.analyses.merging``). A document
+"""Issue 45, batch 2: API sources a bundler merges (``speclint.analyses.api.merging``). A document
 whose local pointers name what a sibling fragment defines, the two merged by the repository's
 build (``asyncapi bundle``, ``redocly join``, ``openapi-merge``...) or shown so by the files'
 structure (a fragment with no ``info`` beside it), is checked as merged: its pointers resolve,
@@ -16,9 +16,9 @@ import pytest
 from test_cache import folder_of
 
 from conftest import run_cli
-from speclint.analyses import commands
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import build_outputs, downloads
+from speclint.analyses.repository import commands
+from speclint.analyses.repository.downloads import build_outputs, downloads
 from speclint.model.config import load_config
 from speclint.model.corpus import Corpus
 from speclint.parsing.reading import LoadProblem, read_raw

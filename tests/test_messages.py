@@ -18,7 +18,7 @@ from test_reporters import RULES, load_sarif_validator, make_report
 
 from conftest import OPENWOP, REPOSITORY, schema
 from speclint.analyses.context import Context
-from speclint.analyses.validation import json_spelled
+from speclint.analyses.schemas.validation import json_spelled
 from speclint.common.findings import (
     FIRST_LINE,
     Finding,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from speclint.analyses.context import Context
-from speclint.analyses.validation import (
+from speclint.analyses.schemas.validation import (
     install_safe_patterns,
     safe_validator_class,
     validator_class_at,

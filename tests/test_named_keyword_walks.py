@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from speclint.analyses.api.inlining import schema_map_refs
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import schema_map_refs
 from speclint.rules import duplicate_id, schema_invalid
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

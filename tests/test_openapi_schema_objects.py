@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from speclint.analyses import inlining
+from speclint.analyses.api import inlining
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_module

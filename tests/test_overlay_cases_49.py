@@ -12,7 +12,7 @@ import pytest
 
 from conftest import run_cli, run_rule, write_files
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import applied_to
+from speclint.analyses.workflows.overlays import applied_to
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.parsing.kinds import archive_folder, in_record_folder

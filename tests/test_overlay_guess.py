@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import Applied, applied_to
+from speclint.analyses.workflows.overlays import Applied, applied_to
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
 

@@ -18,8 +18,8 @@ import yaml
 
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import build_outputs
-from speclint.analyses.overlays import (
+from speclint.analyses.repository.downloads import build_outputs
+from speclint.analyses.workflows.overlays import (
     Action,
     actions_of,
     apply_action,

@@ -1,4 +1,4 @@
-"""An OpenAPI Overlay and the document it applies to (``speclint.analyses.overlays``): ``speclint
+"""An OpenAPI Overlay and the document it applies to (``speclint.analyses.workflows.overlays``): ``speclint
 files`` says a document is corrected by an overlay at build time, and which overlay."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import overlays
+from speclint.analyses.workflows.overlays import overlays
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

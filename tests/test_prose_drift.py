@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from conftest import run_rule, schema
-from speclint.analyses import enumerations
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
+from speclint.analyses.prose import enumerations
+from speclint.analyses.prose.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
 from speclint.rules import enum_drift

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule, schema
-from speclint.analyses.enumerations import prose_sets
+from speclint.analyses.prose.enumerations import prose_sets
 from speclint.model.corpus import parse_document
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

@@ -10,7 +10,7 @@ import pytest
 from test_integrity_rules import findings_of
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import corpus_protos
+from speclint.analyses.grpc.protos import corpus_protos
 from speclint.common.findings import Severity
 from speclint.parsing import protobuf
 from speclint.parsing.kinds import DocumentKind

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 from test_integrity_rules import findings_of
 
-from speclint.analyses.protojson import described, field_types, schema_types
-from speclint.analyses.surfaces import path_fields
+from speclint.analyses.grpc.protojson import described, field_types, schema_types
+from speclint.analyses.grpc.surfaces import path_fields
 from speclint.frontends.cli import main
 from speclint.parsing.protobuf import ProtoField
 

@@ -1,4 +1,4 @@
-"""Issue 45, item 3: provenance decided once, by evidence (``speclint.analyses.provenance``): a
+"""Issue 45, item 3: provenance decided once, by evidence (``speclint.analyses.repository.provenance``): a
 committed bundle of split sources, a byte-identical copy, an upstream project's copy and an API
 client generator's output are shown as such by ``speclint files``, and no finding is located in
 them; the source wins what its copies would have won."""
@@ -14,8 +14,8 @@ import yaml
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.namespaces import namespace
-from speclint.analyses.provenance import BUNDLE, COPY, GENERATED, UPSTREAM, VENDORED_KIND
+from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED, UPSTREAM, VENDORED_KIND
+from speclint.analyses.schemas.namespaces import namespace
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

@@ -1,4 +1,4 @@
-"""The corpus registry behind every `$ref` (speclint.analyses.references, issue 29).
+"""The corpus registry behind every `$ref` (speclint.analyses.schemas.references, issue 29).
 
 The registry is crawled once per run. A schema whose subschemas hold no `$id` and no anchor is
 registered without walking them (SchemaStore: 2.5 s of crawling saved); these tests hold what the
@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import Reference, file_uri
+from speclint.analyses.schemas.references import Reference, file_uri
 from speclint.run.engine import Options, lint
 from speclint.run.resident import Resident
 

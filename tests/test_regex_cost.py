@@ -17,8 +17,8 @@ import pytest
 import regex
 
 from conftest import schema
-from speclint.analyses import validation, witnesses
 from speclint.analyses.context import Context
+from speclint.analyses.schemas import validation, witnesses
 from speclint.common.findings import Finding
 from speclint.model.config import ConfigError, config_from_table
 from speclint.parsing.regex_cost import MAX_COUNT, MAX_ELEMENTS, compiled_elements, oversized

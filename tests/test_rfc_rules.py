@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
-from speclint.analyses.rfcs import affected_paths
+from speclint.analyses.prose.rfcs import affected_paths
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

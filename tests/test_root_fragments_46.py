@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from conftest import run_cli
-from speclint.analyses import fragments
 from speclint.analyses.context import Context
-from speclint.analyses.fences import Binding, example_bindings
-from speclint.analyses.fragments import BY_FRAGMENT, document_roots
+from speclint.analyses.prose import fragments
+from speclint.analyses.prose.fences import Binding, example_bindings
+from speclint.analyses.prose.fragments import BY_FRAGMENT, document_roots
 from speclint.common.findings import Finding
 from speclint.parsing.structured import resolve_pointer
 from speclint.run.catalog import all_rules

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
-from speclint.analyses.routes import written_shape
+from speclint.analyses.api.routes import written_shape
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

@@ -17,8 +17,8 @@ from test_cli import cli
 
 from conftest import write_files
 from speclint.analyses.context import Context
-from speclint.analyses.references import file_uri
-from speclint.analyses.validation import metaschema_registry
+from speclint.analyses.schemas.references import file_uri
+from speclint.analyses.schemas.validation import metaschema_registry
 from speclint.model.config import load_config
 from speclint.outputs.build import CATALOG, BuildResult, build
 

@@ -103,7 +103,7 @@ def test_duplicate_id_ignores_bundles_copies_metaschemas_and_fixtures(
     files: dict[str, str | bytes] = {
         f"definitions/1.0.0/{name}.json": json.dumps(source(name)) for name in names
     }
-    # A generated bundle embeds its sources under their `$id`s (speclint.analyses.lineage).
+    # A generated bundle embeds its sources under their `$id`s (speclint.analyses.repository.lineage).
     files["schemas/1.0.0.json"] = json.dumps(
         {
             "type": "object",

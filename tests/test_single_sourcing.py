@@ -13,8 +13,8 @@ import pytest
 
 from conftest import run_rule, schema
 from speclint.analyses.context import Context
-from speclint.analyses.fingerprints import all_shapes, shape_of
-from speclint.analyses.shapes import Site
+from speclint.analyses.schemas.fingerprints import all_shapes, shape_of
+from speclint.analyses.schemas.shapes import Site
 from speclint.model.config import load_config
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

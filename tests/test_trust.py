@@ -382,7 +382,7 @@ SLOW_RUN = textwrap.dedent(
     import sys, time
     import speclint.run.catalog as catalog
     from speclint.common.findings import Severity
-    from speclint.analyses.satisfiability import Decider
+    from speclint.analyses.schemas.satisfiability import Decider
 
     def slow(corpus, options):
         # Like the satisfiability rule: a worker process of its own, then a long computation.
@@ -978,7 +978,7 @@ def test_no_recursion_limit_decides_that_a_valid_document_is_invalid(tmp_path: P
 def test_a_deep_ref_chain_is_decided_not_a_crash() -> None:
     # jsonschema-rs follows a $ref chain in native code: 2,000 deep overflowed the decider's
     # stack (SIGSEGV), and every such schema was "unknown".
-    from speclint.analyses.satisfiability import NO, Decider
+    from speclint.analyses.schemas.satisfiability import NO, Decider
 
     depth = 2000
     resources = [
@@ -1005,7 +1005,7 @@ def test_the_corpus_registry_is_built_once_not_per_decision(
 ) -> None:
     # Built in each worker, the registries of 5,000 schemas took longer than the 2 s budget:
     # every decision "timed out", killed its worker, and the next built them again.
-    from speclint.analyses import satisfiability
+    from speclint.analyses.schemas import satisfiability
 
     built: list[int] = []
     real = satisfiability._build_registries
@@ -1029,7 +1029,7 @@ def test_the_corpus_registry_is_built_once_not_per_decision(
 
 def test_looking_above_a_position_does_not_split_the_document_each_time() -> None:
     from speclint.analyses.context import Context
-    from speclint.analyses.fingerprints import comment_above
+    from speclint.analyses.schemas.fingerprints import comment_above
 
     text = "openapi: 3.1.0\n# verbatim copy\nx: 1\n" + "y: 2\n" * 1000
     corpus = Context.from_texts({"api/openapi.yaml": text})
@@ -1044,7 +1044,7 @@ def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
     from jsonschema import Draft202012Validator
 
     from speclint.analyses.context import Context
-    from speclint.analyses.references import file_uri
+    from speclint.analyses.schemas.references import file_uri
 
     root = make_corpus(
         {

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import run_rule
-from speclint.analyses import enumerations
 from speclint.analyses.context import Context
-from speclint.analyses.type_claims import ClaimBinder, claim_groups, parse_type
+from speclint.analyses.prose import enumerations
+from speclint.analyses.prose.type_claims import ClaimBinder, claim_groups, parse_type
 from speclint.frontends.cli import main
 from speclint.model.config import load_config
 from speclint.run import preview

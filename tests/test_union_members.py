@@ -10,8 +10,8 @@ from typing import Any
 from test_cli import cli
 from test_diff_base import git
 
-from speclint.analyses.schema_assertions import covers
-from speclint.analyses.union_members import (
+from speclint.analyses.changes.schema_assertions import covers
+from speclint.analyses.schemas.union_members import (
     MemberReading,
     member_name,
     member_reading,

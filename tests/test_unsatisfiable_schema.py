@@ -172,7 +172,7 @@ def huge_composition(size: int) -> dict[str, object]:
 def test_a_decision_past_its_budget_is_unknown_and_the_run_goes_on() -> None:
     import time
 
-    from speclint.analyses.satisfiability import NO, TIMED_OUT, Decider
+    from speclint.analyses.schemas.satisfiability import NO, TIMED_OUT, Decider
 
     with Decider([], budget=0.3) as decider:
         started = time.monotonic()

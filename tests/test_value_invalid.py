@@ -253,7 +253,7 @@ def test_defaults_that_say_none_by_convention(make_corpus: MakeCorpus) -> None:
 def test_a_large_enum_keeps_json_schema_equality() -> None:
     """Enums of 16 or more members are checked by hashing: `1.0` is the member `1`, `true` is not
     `1`, and arrays and objects still compare by value."""
-    from speclint.analyses.validation import safe_validator_class
+    from speclint.analyses.schemas.validation import safe_validator_class
 
     members: list[object] = [f"v{i}" for i in range(20)] + [1, False, None, [1, 2], {"a": 1}]
     validator = safe_validator_class({})({"enum": members})

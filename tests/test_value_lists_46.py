@@ -18,7 +18,7 @@ import pytest
 
 from conftest import run_cli, run_rule, schema
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import SHAPE_FORMS, Binder, all_prose_sets
+from speclint.analyses.prose.enumerations import SHAPE_FORMS, Binder, all_prose_sets
 from speclint.common.findings import Finding
 from speclint.run import preview
 

@@ -6,7 +6,7 @@ import hashlib
 import json
 from importlib import resources
 
-from speclint.analyses.validation import ARAZZO_RELEASES, asyncapi_versions
+from speclint.analyses.schemas.validation import ARAZZO_RELEASES, asyncapi_versions
 
 
 def test_vendored_asyncapi_schemas_match_their_provenance() -> None:

@@ -6,7 +6,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry
 
-from speclint.analyses.witnesses import first_rejected, generate
+from speclint.analyses.schemas.witnesses import first_rejected, generate
 
 
 def test_generator_output_is_rejudged_by_the_real_validator() -> None:
@@ -34,7 +34,7 @@ def test_a_schema_the_generator_cannot_handle_gives_no_witnesses_not_an_exceptio
 
 
 def test_relax_closure_drops_only_false_closure_keywords_at_any_depth() -> None:
-    from speclint.analyses.witnesses import relax_closure
+    from speclint.analyses.schemas.witnesses import relax_closure
 
     schema = {
         "allOf": [
@@ -51,7 +51,7 @@ def test_relax_closure_drops_only_false_closure_keywords_at_any_depth() -> None:
 
 
 def test_the_smallest_instance_is_built_by_hand_where_the_schema_is_simple() -> None:
-    from speclint.analyses.witnesses import _NONE, minimal
+    from speclint.analyses.schemas.witnesses import _NONE, minimal
 
     schema = {
         "type": "object",
@@ -103,7 +103,7 @@ def test_the_smallest_instance_is_built_by_hand_where_the_schema_is_simple() -> 
 def test_a_closed_branch_conflict_is_witnessed_without_hypothesis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import speclint.analyses.witnesses as witnesses
+    import speclint.analyses.schemas.witnesses as witnesses
 
     def no_generation(schema: object, count: int = 0) -> list[object]:
         raise AssertionError("hypothesis was asked")

@@ -1,5 +1,5 @@
 """`speclint changes` says what an API change breaks in the corpus's Arazzo workflows (issue 49,
-item 6): ``speclint.analyses.workflow_changes``, on fixtures written here."""
+item 6): ``speclint.analyses.changes.workflow_changes``, on fixtures written here."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from test_cli import cli
 from test_diff_base import git
 
 from conftest import write_files
+from speclint.analyses.changes.contract_change import Change
+from speclint.analyses.changes.proto_changes import contract_changes
+from speclint.analyses.changes.workflow_changes import workflow_changes
 from speclint.analyses.context import Context
-from speclint.analyses.contract_change import Change
-from speclint.analyses.proto_changes import contract_changes
-from speclint.analyses.workflow_changes import workflow_changes
 
 API = """\
 openapi: 3.1.0

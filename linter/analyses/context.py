@@ -7,29 +7,29 @@ fact, built on first use and kept for the run (issue 27):
 
 ``references``
     every ``$ref`` of the corpus resolved against a registry of the corpus itself
-    (``speclint.analyses.references.ReferenceIndex``);
+    (``speclint.analyses.schemas.references.ReferenceIndex``);
 ``roles``
     whether a schema location is submitted by clients, emitted by servers, or both
-    (``speclint.analyses.roles.RoleMap``, carried through the references);
+    (``speclint.analyses.schemas.roles.RoleMap``, carried through the references);
 ``derived``
     the documents made from other corpus documents, path -> how many: the generated bundles
-    that embed other files' schemas (``speclint.analyses.lineage``), and the bundles and
+    that embed other files' schemas (``speclint.analyses.repository.lineage``), and the bundles and
     byte-identical copies ``provenance`` finds;
 ``provenance``
     each document the repository does not author (generated, vendored, a bundle or copy of
     another corpus document, an upstream project's copy) and the evidence
-    (``speclint.analyses.provenance``);
+    (``speclint.analyses.repository.provenance``);
 ``schemas``
     every schema object of the corpus, with its in-place parent, the schemas that ``$ref`` it and
-    the scope a ``required`` is looked up in (``speclint.analyses.declarations.SchemaIndex``):
+    the scope a ``required`` is looked up in (``speclint.analyses.schemas.declarations.SchemaIndex``):
     ``required-undeclared`` reports from it what ``example-invalid`` and ``unsatisfiable-schema``
     leave to it;
 ``merges``
     the documents a bundler merges with sibling fragments (``asyncapi bundle``, ``redocly
-    join``...), by a build command's or the files' own evidence (``speclint.analyses.merging``);
+    join``...), by a build command's or the files' own evidence (``speclint.analyses.api.merging``);
 ``instances``
     each instance that names its schema, with the corpus schema that checks it or why none can
-    (``speclint.analyses.instance_schemas.InstanceSchemas``): ``instance-invalid`` and
+    (``speclint.analyses.schemas.instance_schemas.InstanceSchemas``): ``instance-invalid`` and
     ``duplicate-item`` read it;
 
 and ``base``, the same corpus at the pull request's base revision (``check --diff-base``) for the
@@ -49,13 +49,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from speclint.analyses.declarations import SchemaIndex
-from speclint.analyses.instance_schemas import InstanceSchemas
-from speclint.analyses.lineage import derived_documents
-from speclint.analyses.merging import Merges, merges
-from speclint.analyses.provenance import Provenance, derived, provenance
-from speclint.analyses.references import ReferenceIndex
-from speclint.analyses.roles import RoleMap
+from speclint.analyses.api.merging import Merges, merges
+from speclint.analyses.repository.lineage import derived_documents
+from speclint.analyses.repository.provenance import Provenance, derived, provenance
+from speclint.analyses.schemas.declarations import SchemaIndex
+from speclint.analyses.schemas.instance_schemas import InstanceSchemas
+from speclint.analyses.schemas.references import ReferenceIndex
+from speclint.analyses.schemas.roles import RoleMap
 from speclint.model.corpus import Corpus
 
 FACTS = frozenset(

@@ -63,7 +63,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from speclint.analyses.instance_schemas import Schema
+from speclint.analyses.schemas.instance_schemas import Schema
 from speclint.common.findings import Finding
 from speclint.common.storage import checker
 from speclint.model.descriptions import API_KINDS, described_page
@@ -133,7 +133,7 @@ def reach(corpus: Context, path: str) -> list[str]:
 
 def schema_reach(corpus: Context, document: Document) -> list[str]:
     """The ``unit_inputs`` of a rule whose units are instances
-    (``speclint.analyses.instance_schemas``): the schema the instance names, when the corpus
+    (``speclint.analyses.schemas.instance_schemas``): the schema the instance names, when the corpus
     holds it, and the documents that schema's ``$ref``\\s reach."""
     target = corpus.instances.of(document)
     if not isinstance(target, Schema):

@@ -52,9 +52,9 @@ _TUPLE, _OBJECT, _MEMBER, _AGAIN, _SET, _FROZENSET = range(1, 7)
 STORED = frozenset(
     {
         "speclint.model.corpus:Document",
-        "speclint.analyses.enumerations:ProseSet",
-        "speclint.analyses.policies:Statement",
-        "speclint.analyses.shapes:PolicyClause",
+        "speclint.analyses.prose.enumerations:ProseSet",
+        "speclint.analyses.prose.policies:Statement",
+        "speclint.analyses.schemas.shapes:PolicyClause",
         "speclint.common.findings:Finding",
         "speclint.common.findings:Location",
         "speclint.common.findings:Member",
@@ -76,7 +76,7 @@ STORED = frozenset(
         "speclint.parsing.prose:Table",
         "speclint.parsing.prose:TableCell",
         "speclint.parsing.reading:LoadProblem",
-        "speclint.analyses.references:Reference",
+        "speclint.analyses.schemas.references:Reference",
         "speclint.rules.broken_link:Problem",
         "speclint.parsing.structured:DuplicateKey",
         "speclint.run.waivers:Waived",

@@ -45,7 +45,7 @@ from speclint.parsing.kinds import DocumentKind
 
 if TYPE_CHECKING:
     from speclint.analyses.context import Context
-    from speclint.analyses.fences import ExampleBinding
+    from speclint.analyses.prose.fences import ExampleBinding
     from speclint.outputs.reporters import Gate, Report
     from speclint.run.catalog import RuleInfo
     from speclint.run.engine import Outcome
@@ -914,7 +914,7 @@ def _write(destination: Path, text: str) -> None:
 def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str | None) -> None:
     """List the contract changes of PATH since git revision REF, classified by role."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.proto_changes import contract_changes
+    from speclint.analyses.changes.proto_changes import contract_changes
     from speclint.outputs.reporters.text_report import CONTINUATION, detail, position
     from speclint.run.engine import base_corpus
 
@@ -1247,7 +1247,7 @@ def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.renderers import summary
+    from speclint.analyses.prose.renderers import summary
     from speclint.run.coverage import by_file
     from speclint.run.coverage import listed as not_checked
     from speclint.run.coverage import phrase as coverage_phrase
@@ -1308,7 +1308,7 @@ def show_roles(path: Path) -> None:
 def show_bindings(path: Path, show_all: bool) -> None:
     """List the value sets in the prose of PATH and the schema enums they are bound to."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.enumerations import Binder, all_prose_sets
+    from speclint.analyses.prose.enumerations import Binder, all_prose_sets
 
     corpus, covered = _corpus_around(path)
     binder = Binder(corpus)
@@ -1344,7 +1344,7 @@ def _show_arazzo_bindings(corpus: Context, covered: Callable[[str], bool]) -> No
     """Each Arazzo step (issue 49, item 7) with the operation or workflow it calls and the
     evidence, or why it is not bound; nothing without an Arazzo document."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.arazzo import RESOLVED, step_bindings
+    from speclint.analyses.workflows.arazzo import RESOLVED, step_bindings
 
     found = [b for b in step_bindings(corpus) if covered(b.arazzo.path)]
     if not found:
@@ -1375,7 +1375,7 @@ def _show_parameter_bindings(corpus: Context, covered: Callable[[str], bool]) ->
     """Every query and path value of a concrete request on a page, with the parameter schema it
     is held to (example-invalid's ``parameter-value``)."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.exchanges import parameter_values
+    from speclint.analyses.api.exchanges import parameter_values
 
     count = 0
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
@@ -1393,8 +1393,8 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
     """Every example fence of the prose, with the definition it is bound to and the evidence,
     or why it is not bound (issue 28), read with example-invalid's configured options."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.api_examples import referenced_example_files
-    from speclint.analyses.fences import (
+    from speclint.analyses.api.api_examples import referenced_example_files
+    from speclint.analyses.prose.fences import (
         Binding,
         example_bindings,
         example_file,
@@ -1455,8 +1455,8 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
 def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
     """The proto surface's pairs (issue 30), with their evidence; nothing without a proto."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.proto_bindings import proto_bindings
-    from speclint.analyses.protos import corpus_protos
+    from speclint.analyses.grpc.proto_bindings import proto_bindings
+    from speclint.analyses.grpc.protos import corpus_protos
 
     listed = proto_bindings(corpus)
     if listed is None:
@@ -1477,7 +1477,7 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     """The routes the prose names (issue 46, item 7), each with the operation it names, or why
     it is not held to one."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.routes import held_pages, page_checks
+    from speclint.analyses.api.routes import held_pages, page_checks
 
     bound = unbound = 0
     for held in held_pages(corpus):
@@ -1537,7 +1537,7 @@ def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -
     objects (and proto message) it is bound to and the evidence, or why it is not bound (issue
     46, item 8: type-claim-drift's)."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.type_claims import ClaimBinder, every_group
+    from speclint.analyses.prose.type_claims import ClaimBinder, every_group
 
     binder = ClaimBinder(corpus)
     bound = unbound = 0

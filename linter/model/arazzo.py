@@ -11,7 +11,7 @@ This module reads one document into that shape, tolerating any value where the s
 wants another (a step that is a string, a parameter without ``name``): such a node is left out
 or its field left empty, and ``arazzo-invalid`` reports the document against the official schema.
 What the document names elsewhere (its sources, the operations its steps call) is resolved in
-the analyses layer (``speclint.analyses.arazzo``); runtime expressions are kept as written.
+the analyses layer (``speclint.analyses.workflows.arazzo``); runtime expressions are kept as written.
 
 Every node carries ``pointer`` (the RFC 6901 pointer of its object in the document) and
 ``location`` (file, line, column and that pointer), ready for a finding.

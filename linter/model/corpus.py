@@ -952,7 +952,7 @@ def parse_document(
     if named is not None:
         return _template(Document(path, kind, text=text), named)
     if kind is DocumentKind.PROTO:
-        # Read by protoc with the other protos it may import (speclint.analyses.protos): here
+        # Read by protoc with the other protos it may import (speclint.analyses.grpc.protos): here
         # only what the file says it is.
         syntax = syntax_of(text)
         reason = f'Protocol Buffers (`syntax = "{syntax}"`)' if syntax else "Protocol Buffers"

@@ -53,7 +53,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import ref_sites
+from speclint.analyses.schemas.references import ref_sites
 from speclint.model.corpus import Document
 from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import DocumentKind

@@ -75,7 +75,7 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import (
+from speclint.analyses.schemas.references import (
     CORPUS_BASE,
     REMOTE_SCHEMES,
     Reference,

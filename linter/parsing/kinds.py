@@ -26,7 +26,7 @@ class DocumentKind(enum.Enum):
     OPENAPI = "openapi"
     ASYNCAPI = "asyncapi"
     # An OpenAPI Overlay (`overlay: 1.0.x`): JSONPath-targeted edits of an OpenAPI document
-    # (issue 49; ``speclint.analyses.overlays`` reads it).
+    # (issue 49; ``speclint.analyses.workflows.overlays`` reads it).
     OVERLAY = "overlay"
     INSTANCE = "instance"  # data that names the schema it follows
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
@@ -325,7 +325,7 @@ def under_folder_holding(files: Container[str], path: str, names: Iterable[str])
 
 
 # Folders of samples: a schema's examples beside it, a sample API. The one list of their names:
-# a data file there is an example of the corpus's schemas (``speclint.analyses.fences``, which
+# a data file there is an example of the corpus's schemas (``speclint.analyses.prose.fences``, which
 # adds conformance sets of sample events); an API document there is a sample that versions
 # itself, not the specification (version-drift, which adds demos and test data).
 SAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})

@@ -140,7 +140,7 @@ class Page:
     renders_api: bool = False
     api_specs: list[str] = field(default_factory=list)
     # The list items that are a bare page path and nothing else (``- front/cover``): a README
-    # listing a document's pages in order (``speclint.analyses.assembly``).
+    # listing a document's pages in order (``speclint.analyses.prose.assembly``).
     items: list[str] = field(default_factory=list)
     # The item codes that open a paragraph or list item as a code span (`` `(RSC7a)` The
     # client ...``): a numbered requirement's marker, which a site's build may make an anchor
@@ -148,11 +148,11 @@ class Page:
     markers: set[str] = field(default_factory=set)
     # Elastic docs-builder's inline anchors (``$$$anchor-id$$$``, outside code), slugified as
     # docs-builder makes them: anchors only where docs-builder renders the page
-    # (``speclint.analyses.renderers``); GitHub shows the text as written.
+    # (``speclint.analyses.prose.renderers``); GitHub shows the text as written.
     inline_anchors: set[str] = field(default_factory=set)
     # The titles of its ReSpec examples (``<pre class="example" title="...">``, ``<aside
     # class="example">``; "" for one without a title, in order), to which ReSpec gives ids
-    # (``speclint.analyses.assembly``): ids only in a ReSpec document.
+    # (``speclint.analyses.prose.assembly``): ids only in a ReSpec document.
     examples: list[str] = field(default_factory=list)
 
 
@@ -237,7 +237,7 @@ def page_of(
         page.included.append((how, directive.group(2)))
     page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
     # ReSpec's `data-include` in raw HTML: a file the ReSpec document this page is part of
-    # puts there (``speclint.analyses.assembly``), read from that document's HTML page.
+    # puts there (``speclint.analyses.prose.assembly``), read from that document's HTML page.
     # Only a page can bring ids: a JSON example (`<pre data-include="x.json">`), or a file
     # included as text, brings none.
     page.included.extend(

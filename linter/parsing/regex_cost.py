@@ -1,7 +1,7 @@
 """What compiling a regular expression the repository wrote would cost, read without compiling it.
 
 A schema's ``pattern`` (and each ``patternProperties`` key) is compiled to judge values against it:
-by the `regex` module here (``speclint.analyses.validation``), by Python's `re` in jsonschema's own
+by the `regex` module here (``speclint.analyses.schemas.validation``), by Python's `re` in jsonschema's own
 ``format: regex`` check and in Hypothesis. Compiling is not always cheap, nor always possible:
 
 - `regex` copies a counted repeat's body once per required repetition (``a{5}`` is ``aaaaa``), so

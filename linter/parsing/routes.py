@@ -158,7 +158,7 @@ def whole_route(text: str) -> tuple[str, str] | None:
 def relative_route(text: str) -> tuple[str, str] | None:
     """The (method or "", path) ``text`` is when it is a path written without its leading slash
     (``v2/models/x/ready``, ``POST run/{run_id}/cancel``) and nothing else, not a file's name;
-    whether it is a route depends on the API (``speclint.analyses.routes``)."""
+    whether it is a route depends on the API (``speclint.analyses.api.routes``)."""
     match = _RELATIVE.match(text)
     if match is None:
         return None

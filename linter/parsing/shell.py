@@ -3,8 +3,8 @@
 A repository's build says which of its files are merged into one document, downloaded from
 another project, or written by a generator: a line of a shell script, a Makefile, a
 ``justfile``, a ``package.json`` script, a CI workflow or a guide's shell fence. speclint reads
-those lines as text and never runs them (``speclint.analyses.merging`` reads a bundler's,
-``speclint.analyses.downloads`` a downloader's and a generator's; ``speclint.analyses.commands``
+those lines as text and never runs them (``speclint.analyses.api.merging`` reads a bundler's,
+``speclint.analyses.repository.downloads`` a downloader's and a generator's; ``speclint.analyses.repository.commands``
 reads each file's lines once a run). What is read of them is here, once:
 
 - :func:`build_files`: the files whose text may run a command;

@@ -41,8 +41,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from speclint.analyses.changes.contract_change import Change
 from speclint.analyses.context import Context
-from speclint.analyses.contract_change import Change
 from speclint.common.findings import Finding, Location, Wording
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.structured import resolve_pointer

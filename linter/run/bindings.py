@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import FORM_WORDS, Binder, Binding, all_prose_sets
+from speclint.analyses.prose.enumerations import FORM_WORDS, Binder, Binding, all_prose_sets
 from speclint.common.findings import Location, as_written
 
 

@@ -54,7 +54,9 @@ from typing import TYPE_CHECKING, Any
 from speclint import __version__
 from speclint import rules as rule_package
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import (
+from speclint.analyses.grpc.protos import import_prefixes
+from speclint.analyses.prose.enumerations import ProseSet
+from speclint.analyses.repository.downloads import (
     build_inputs,
     build_outputs,
     bundled_outputs,
@@ -62,8 +64,6 @@ from speclint.analyses.downloads import (
     program_text,
     program_writes,
 )
-from speclint.analyses.enumerations import ProseSet
-from speclint.analyses.protos import import_prefixes
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
@@ -395,8 +395,8 @@ def run_key(
         name = present.rpartition("/")[2]
         if name in _READ_BESIDE or present in scripts:
             # Read by the run (``Corpus.generated``; a bundler's command line,
-            # ``speclint.analyses.merging``; the protos' import prefixes,
-            # ``speclint.analyses.protos.import_prefixes``), though not a corpus file: its text
+            # ``speclint.analyses.api.merging``; the protos' import prefixes,
+            # ``speclint.analyses.grpc.protos.import_prefixes``), though not a corpus file: its text
             # is key.
             attributes = read_raw(root, present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
@@ -579,8 +579,8 @@ def _unit_results(info: RuleInfo) -> Any:
 def _build_digest(corpus: Context, info: RuleInfo | None) -> bytes:
     """What a rule reads of the repository's build commands, which no corpus document it is
     keyed on holds (a script, a Makefile, a CI workflow, a guide's shell fence): the merges they
-    run (``merges``: ``speclint.analyses.merging``) for a rule that reads them, and the files
-    they download or write (``speclint.analyses.downloads``, behind ``provenance`` and
+    run (``merges``: ``speclint.analyses.api.merging``) for a rule that reads them, and the files
+    they download or write (``speclint.analyses.repository.downloads``, behind ``provenance`` and
     ``derived``) for a rule that reads those. Keyed on what the commands make, not on their
     text: a CI edit that merges and downloads nothing keeps every rule's results. Each made
     once a run (every rule's key asks)."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from speclint import rules as package
 from speclint.analyses.context import FACTS
-from speclint.analyses.protos import page_fences
+from speclint.analyses.grpc.protos import page_fences
 from speclint.analyses.units import pages
 from speclint.common.findings import Finding, Severity
 
@@ -44,7 +44,7 @@ class RuleInfo:
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
     # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
     needs_indexes: bool = True
-    # READS_PROTOS = True: reads the corpus's compiled protos (speclint.analyses.protos), which
+    # READS_PROTOS = True: reads the corpus's compiled protos (speclint.analyses.grpc.protos), which
     # the run compiles once before the workers fork when two such rules run; such a rule is
     # READS = "extract", each page's proto fences part of its extract (`_with_fences`).
     reads_protos: bool = False

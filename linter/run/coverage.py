@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import TEST_INPUT
-from speclint.analyses.references import bare_host, held_at_raw_url
-from speclint.analyses.validation import swagger_2_read
+from speclint.analyses.repository.provenance import TEST_INPUT
+from speclint.analyses.schemas.references import bare_host, held_at_raw_url
+from speclint.analyses.schemas.validation import swagger_2_read
 from speclint.common.controls import visible
 from speclint.common.findings import Finding
 from speclint.model.corpus import not_left_out
@@ -248,7 +248,7 @@ def of_corpus(corpus: Context) -> list[Note]:
 
 def _remote_references(corpus: Context) -> Iterator[Note]:
     for reference in corpus.references.references:
-        # A generated bundle's references are its sources' (speclint.analyses.lineage); a URL
+        # A generated bundle's references are its sources' (speclint.analyses.repository.lineage); a URL
         # whose host is no domain name can never resolve: unresolved-ref's finding.
         if (
             reference.outcome != "remote"
@@ -278,7 +278,7 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
         kind = _PAGES[posixpath.splitext(path)[1].lower()]
         yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
     # A schema kept in a file with no extension is found where a `$ref` reaches it (the
-    # reference index takes such a file as text: ``speclint.analyses.references``).
+    # reference index takes such a file as text: ``speclint.analyses.schemas.references``).
     reached: dict[str, int] = {}
     for reference in corpus.references.references:
         target = reference.target_path

@@ -41,10 +41,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from speclint.analyses.changes.proto_changes import contract_changes
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import prose_sets
-from speclint.analyses.proto_changes import contract_changes
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.prose.enumerations import prose_sets
+from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.units import extract_digest, prepared
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings

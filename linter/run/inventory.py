@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
-from speclint.analyses.overlays import overlays
-from speclint.analyses.provenance import NOT_JUDGED
+from speclint.analyses.repository.provenance import NOT_JUDGED
+from speclint.analyses.workflows.overlays import overlays
 from speclint.common.findings import Finding, Location
 from speclint.model.corpus import fixtures, skipped_folders
 from speclint.parsing.kinds import DocumentKind, generated_blocks

@@ -27,12 +27,12 @@ from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import prose_sets
-from speclint.analyses.protos import corpus_protos
-from speclint.analyses.references import ReferenceIndex
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.grpc.protos import corpus_protos
+from speclint.analyses.prose.enumerations import prose_sets
+from speclint.analyses.prose.rfcs import is_rfc
+from speclint.analyses.schemas.references import ReferenceIndex
+from speclint.analyses.schemas.validation import install_safe_patterns
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
-from speclint.analyses.validation import install_safe_patterns
 from speclint.common.collector import before_fork, frozen_heap
 from speclint.common.findings import Finding, Location, Severity, sorted_findings
 from speclint.common.lifecycle import child_started, start_child
@@ -72,8 +72,8 @@ def prime(
     """Build what several rules share before they run in forked processes (each would
     otherwise build it again): the reference index, the roles, the prose value sets, when
     ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), when
-    ``schemas``, the schema index (``speclint.analyses.declarations``), and when ``instances``,
-    the schema of each instance (``speclint.analyses.instance_schemas``). The run does this, not
+    ``schemas``, the schema index (``speclint.analyses.schemas.declarations``), and when ``instances``,
+    the schema of each instance (``speclint.analyses.schemas.instance_schemas``). The run does this, not
     the corpus model, which knows nothing of the analyses (issue 27)."""
     builds: list[Callable[[], object]] = [lambda: corpus.references, lambda: corpus.roles]
     if schemas:

@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from speclint.analyses.api_definitions import dereferenced_copies
+from speclint.analyses.api.api_definitions import dereferenced_copies
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, sorted_findings
 from speclint.parsing.inlined import source_pointer

@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from speclint.analyses.contract_change import Change
+from speclint.analyses.changes.contract_change import Change
 from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from posixpath import splitext
 from urllib.parse import quote
 
-from speclint.analyses.contract_change import Change
+from speclint.analyses.changes.contract_change import Change
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity, Table, fitted
 from speclint.outputs.reporters import FixedFinding, Gate, Report, UncheckedFinding
