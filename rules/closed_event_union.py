@@ -33,7 +33,7 @@ Use instead
 
         "type": {"anyOf": [
           {"enum": ["run.started", "run.completed", "run.failed"]},
-          {"type": "string", "pattern": "^x-[a-z0-9-]+\\."}
+          {"type": "string", "pattern": "^x-[a-z0-9-]+\\\\."}
         ]}
 
     PASS, on an open event object (``closure-policy`` checks the object).
@@ -42,7 +42,7 @@ Options
     ``fields`` (default none): discriminator locations the policy applies to whatever the prose
     says, as ``file#pointer`` of the property (``"schemas/run-event.schema.json#/properties/type"``).
 
-    ``vendor-pattern`` (default ``^x-[a-z0-9-]+\.``): the pattern the suggested fix uses.
+    ``vendor-pattern`` (default ``^x-[a-z0-9-]+\\.``): the pattern the suggested fix uses.
 
 Limitations
     A statement that names no kind of object ("ignore unknown types") binds only the schema

@@ -39,7 +39,7 @@ Example
 
 Use instead
     One definition (``"required": ["nodeId", "runId", "chunk", "isLast"]``) that the prose
-    agrees with, and ``$ref``\s instead of copies. PASS.
+    agrees with, and ``$ref``\\s instead of copies. PASS.
 
 Options
     ``similarity`` (default 0.8): as for ``inline-copy``.
