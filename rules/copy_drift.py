@@ -12,7 +12,7 @@ What it does
     ``info.title`` in one folder; within one version line. Bundles, generated files and copies
     are left to their sources. Spellings that say the same are no drift: a ``$ref`` where the
     other inlines its target, an ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI
-    3.0's ``nullable``.
+    3.0's ``nullable``, a strict or lax edition's loosening.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
     copy (the one to delete), else at the definition's ``required``, with a property x copy
@@ -45,10 +45,9 @@ Options
     ``similarity`` (default 0.8): as for ``inline-copy``.
 
 Limitations
-    Not paired: two release channels of one API (``openapi.json``, ``openapi_preview.json``), a
-    strict and a lax edition, a generated file and its input, a schema in a folder of
-    proposals or design records, two schemas a schema catalog lists (unless one references the
-    other).
+    Not paired: two release channels of one API (``openapi.json``, ``openapi_preview.json``),
+    two generated files or one and its input, a schema in a folder of proposals or design
+    records, two schemas a schema catalog lists (unless one references the other).
 """
 
 from __future__ import annotations
