@@ -64,7 +64,7 @@ def test_closed_event_union_passes_a_one_of_with_an_open_alternative(
 def test_closed_event_union_binds_a_prose_statement_naming_no_kind_of_object_to_no_schema(
     make_corpus: MakeCorpus,
 ) -> None:
-    """"Ignore unknown types" in prose does not say what it discriminates: it binds only the
+    """A prose "ignore unknown types" names no kind of object: it binds only the
     schema whose own description makes it, not every `type` of the corpus."""
     closed = {"enum": ["info", "alert"]}
     unqualified = "Clients MUST ignore unknown types."

@@ -36,4 +36,3 @@ def test_copy_drift_reads_a_one_value_enum_as_that_const(make_corpus: MakeCorpus
     assert drift(make_corpus, const, channel({"enum": ["sms"]})) == []
     (message,) = drift(make_corpus, const, channel({"enum": ["sms", "mms"]}))
     assert "2 definitions of `Channel` disagree" in message
-
