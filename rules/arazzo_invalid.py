@@ -1,23 +1,15 @@
 """An Arazzo workflow document that fails the official Arazzo JSON Schema of its release.
 
 What it does
-    Validates each Arazzo 1.0.x document (`arazzo: 1.0.1`) against the JSON Schema the OpenAPI
+    Validates each Arazzo 1.0.x document offline against the JSON Schema the OpenAPI
     Initiative publishes for Arazzo 1.0 (shipped inside speclint, see
-    `speclint/data/arazzo/PROVENANCE.json`), offline. Each violation is reported at its JSON
-    pointer with the most specific reason the schema gives: a step that names two operations,
-    a parameter without `in` where the schema wants one, a `successAction` of an unknown
-    `type`, a member the specification does not define. A release whose schema speclint does
-    not ship (a later 1.x) gets an `info` that the document was not checked, never an error
-    (nor does any other `arazzo-*` rule judge it: 1.1 adds AsyncAPI steps 1.0 has no rule for);
-    an `arazzo` value that is no release number (`latest`) is reported. At most 50 errors
-    are reported per document; how many more there were is said among what the run did not
-    check. Two MUSTs of the specification's text the schema cannot express are checked too:
-    an output name matches `^[a-zA-Z0-9.\\-_]+$`, and an output value is a runtime expression
-    (`status: success` is a constant; §4.6.4, §4.6.5), both at the output. A source name
-    outside `[A-Za-z0-9_\\-]+`, which §4.6.3 recommends (a SHOULD), is a warning. A document in a
-    design folder (`proposals/`, `rfcs/`: a draft of a change under discussion) or an archive
-    (`archive/`, `workflows_archive/`: a record nobody edits) is told at `info`, as
-    parse-error tells a design record's file, with the advice saying which it is.
+    `speclint/data/arazzo/PROVENANCE.json`), each violation at its JSON pointer with the most
+    specific reason the schema gives. An `arazzo` value that is no release number (`latest`)
+    is reported. At most 50 errors are reported per document; the run says how many more.
+    Two MUSTs the schema cannot express are checked too, at the output: an output name matches
+    `^[a-zA-Z0-9._-]+$`, and an output value is a runtime expression (`status: success` is a
+    constant; §4.6.4, §4.6.5). A source name outside `[A-Za-z0-9_-]+`, which §4.6.3
+    recommends (a SHOULD), is a warning.
 
 Why is this bad?
     Arazzo tooling (runners, documentation generators, Spectral's `spectral:arazzo` ruleset)
@@ -28,10 +20,6 @@ Why is this bad?
 Example
     ::
 
-        arazzo: 1.0.1
-        info: {title: Adopt a pet, version: 1.0.0}
-        sourceDescriptions:
-          - {name: pets, url: ./pets.yaml, type: openapi}
         workflows:
           - workflowId: adopt
             steps:
@@ -54,14 +42,11 @@ Options
     None.
 
 Limitations
-    The schema checks shape only: runtime expressions are strings to it, and what they name is
-    not resolved here. The published 1.0 schema has three known bugs, corrected in speclint's
-    copy (`ARAZZO_ERRATA` in `speclint.analyses.schemas.validation`, each citing its issue): a `retry`
-    action needs neither `stepId`/`workflowId` (OAI/Arazzo-Specification#341) nor `retryAfter`
-    (#342), and a Criterion's `type` may be a Criterion Expression Type Object (#336). The
-    schema's `uniqueItems` on `steps`, `workflows` or `sourceDescriptions` holding an item
-    copied verbatim is left to `arazzo-duplicate-id`, which reports the repeated `stepId`,
-    `workflowId` or `name` at the copy.
+    A release speclint ships no schema for (a later 1.x) is told at `info`, not checked by any
+    `arazzo-*` rule. The three known bugs of the published 1.0 schema are corrected in
+    speclint's copy (OAI/Arazzo-Specification#336, #341, #342). A draft in a design folder
+    (`proposals/`, `rfcs/`) or a record in an archive is told at `info`. A step copied verbatim
+    is `arazzo-duplicate-id`'s finding, not a `uniqueItems` error.
 """
 
 from __future__ import annotations

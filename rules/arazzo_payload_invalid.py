@@ -5,13 +5,13 @@ What it does
     its `requestBody` against the schema of the operation's request body for the step's
     `contentType` (an exact media type, else a range the operation declares such as
     `application/*`; with no `contentType`, the operation's only media type), in the dialect
-    of the OpenAPI document, its `$ref`\\s resolved in the corpus. Runtime expressions are
-    placeholders, not values (Arazzo 1.0.1 §4.6.11: they are evaluated before the call): a string
-    that is or embeds one (`$inputs.pet`, `"{$inputs.id}"`) matches any schema, and so does
-    a value the step's `replacements` set. A payload written as a JSON string (the
-    specification's templated form) is read as JSON first, an unquoted `{$...}` in it as a
-    placeholder. A `contentType` the operation does not accept, and a payload for an operation
-    with no request body, are reported too. One finding per step, at the payload's first error.
+    of the OpenAPI document. Runtime expressions are placeholders, not values (Arazzo 1.0.1
+    §4.6.11: they are evaluated before the call): a string that is or embeds one
+    (`$inputs.pet`, `"{$inputs.id}"`) matches any schema, and so does a value the step's
+    `replacements` set. A payload written as a JSON string (the specification's templated
+    form) is read as JSON first. A `contentType` the operation does not accept, and a payload
+    for an operation with no request body, are reported too. One finding per step, at the
+    payload's first error.
 
 Why is this bad?
     The API answers the call with a 400: the workflow fails at that step for a body its author
@@ -42,14 +42,9 @@ Options
 
 Limitations
     Only JSON media types (`application/json`, `+json`) are validated; a form or XML body is
-    not. A step whose success criteria compare `$statusCode` with 4xx codes only
-    (`$statusCode == 400`) expects the API to reject its request: its payload is not judged. A
-    field the request schema both requires and forbids (an `allOf` branch closed against a field
-    another branch requires) is the API document's defect, reported there by
-    unsatisfiable-schema, not at each payload. A request body or schema in another file than
-    the operation's is followed only as far as the corpus's `$ref` resolution goes. A step
-    whose `operationId` several operations of its API document share is judged only against
-    the one of them its parameters fit (`arazzo-unresolved-operation` warns when not one).
+    not. A step whose success criteria expect only a 4xx status expects the API to reject its
+    request: its payload is not judged. A field the request schema both requires and forbids is
+    the API document's defect (`unsatisfiable-schema`), not the payload's.
 """
 
 from __future__ import annotations

@@ -5,21 +5,15 @@ What it does
     For each step whose `operationId` or `operationPath` resolves to an operation of the
     corpus, reads the `$response` expressions of its `outputs`, `successCriteria` and the
     `criteria` of its `onSuccess` / `onFailure` actions (Arazzo 1.0.1 §4.7). A
-    `$response.body#<JSON pointer>` must lead somewhere in the schema of one of the responses
-    it can read: the operation's 2xx responses for outputs and success criteria (every response
-    when it declares no 2xx one), every response for failure criteria; the schema's local
-    `$ref`\\s are followed, `allOf` members merged, each `oneOf` / `anyOf` member tried,
-    an array index (`/0`) read through `items`. Body pointers into responses that declare no
-    content at all (a `200` with a description only, common in imported API documents; not a
-    `204`, which has no body by definition, RFC 9110 §15.3.5: an error) are one
-    `warning` per Arazzo document and operation, the first read its location, the others
-    related: the API document is silent, so the reads cannot be checked, and its fix is one
-    (declare the response's content schema); a schema that contradicts the pointer (a string
-    body read at `#/x`) stays an error. A `$response.header.<name>` must be a
-    header one of those responses declares (any letter case, RFC 9110 §5.1), or
-    `Content-Type` (which OpenAPI ignores when declared, so no API declares it). The finding is at
-    the expression's string, the schema where the pointer leaves it related; the fix names the
-    nearest property or header.
+    `$response.body#<JSON pointer>` must lead somewhere in the schema of a response it can
+    read: the operation's 2xx responses for outputs and success criteria, every response for
+    failure criteria (`$ref`, `allOf`, `oneOf` / `anyOf` and `items` followed). A
+    `$response.header.<name>` must be a header one of those responses declares (any letter
+    case, RFC 9110 §5.1), or `Content-Type`, which OpenAPI ignores when declared. The finding
+    is at the expression's string, the schema where the pointer leaves it related; the fix
+    names the nearest property or header. Body pointers into responses that declare no content
+    at all are one `warning` per Arazzo document and operation: the API document is silent, and
+    its fix is one (declare the response's content schema).
 
 Why is this bad?
     The workflow reads a value the API never sends: the output is empty, and every later step
@@ -49,14 +43,11 @@ Options
     None.
 
 Limitations
-    A schema that takes any property (no `properties`, or `additionalProperties` /
-    `patternProperties`), a response or schema in another file and a response whose media type
-    gives no schema are unknown: nothing is reported. A pointer is judged only after `#`
-    (`$response.body.id` in a condition is the condition language's dereference, not judged).
-    A step whose call does not resolve, or whose source is not read, is not judged (the
-    unresolved call is `arazzo-unresolved-operation`'s finding, the unread source a coverage
-    note); nor is one whose `operationId` several operations of its API document share, its
-    parameters fitting not exactly one of them (`arazzo-unresolved-operation` warns).
+    A schema that takes any property (no `properties`, or `additionalProperties`), a
+    Response Object in another file and a media type with no schema are unknown: nothing is
+    reported. Only a pointer
+    after `#` is judged (`$response.body.id` is `arazzo-unresolved-expression`'s). A step whose
+    call does not resolve, or whose source is not read, is not judged.
 """
 
 from __future__ import annotations

@@ -4,16 +4,14 @@ calls has no input for.
 What it does
     For each step whose call resolves (`arazzo-unresolved-operation` reports the others),
     checks every entry of its `parameters` (a Parameter Object, or a Reusable Object naming one
-    in `components.parameters`): for a step calling an operation, the operation must take a
+    in `components.parameters`). For a step calling an operation, the operation must take a
     parameter of that `name` and `in` (OpenAPI 3.1 §4.8.9: its Path Item's parameters and its
-    own, a `$ref` to a Parameter Object followed; a header's name in any letter case, RFC 9110
-    §5.1), or be the credential a security scheme the operation uses supplies (its own
-    `security`, else the document's: `Authorization` for an `http`, `oauth2` or
-    `openIdConnect` scheme, an `apiKey` scheme's `name` in its `in`; OpenAPI describes these
-    by the scheme, never as parameters); for a step calling a workflow, `name` must be a
-    property of that workflow's `inputs` schema (Arazzo 1.0.1 §4.6.6: the parameters map to
-    the workflow's inputs). A parameter of the right name in another place (`in: query` for a
-    path parameter), or a close spelling of one, is named in the fix, its declaration related.
+    own; a header's name in any letter case, RFC 9110 §5.1), or it must be the credential a
+    security scheme of the operation supplies (`Authorization`, an `apiKey` scheme's `name`):
+    OpenAPI describes those by the scheme, never as parameters. For a step calling a workflow,
+    `name` must be a property of that workflow's `inputs` schema (Arazzo 1.0.1 §4.6.6). A
+    parameter of the right name in another place (`in: query` for a path parameter), or a
+    close spelling of one, is named in the fix, its declaration related.
 
 Why is this bad?
     The runner sends the parameter where the API does not read it: the call goes out without the
@@ -42,17 +40,11 @@ Options
     None.
 
 Limitations
-    Workflow-level `parameters` (applied to every step) are not checked. An operation one of
-    whose parameters is a `$ref` to another file is checked only for what it declares in
-    place: a name not found there is not reported. A header or cookie the operation does not
-    list is reported only as a near miss of one it does (`X-Api-Kye`): HTTP lets a client send
-    any header, and a gateway's key an API describes only in prose is sent and served; `Accept`
-    and `Content-Type` are never unknown (OpenAPI ignores a header parameter of those names).
-    A workflow's `inputs` with `additionalProperties` or `patternProperties` (or no
-    `properties`) takes any name. A parameter in no Arazzo place (`in: body`, §4.6.6) is
-    `arazzo-invalid`'s finding, not this rule's. A step whose `operationId` several operations
-    of its API document share is judged only against the one of them its parameters fit, and
-    not at all when they fit several or none (`arazzo-unresolved-operation` warns).
+    Workflow-level `parameters` are not checked; nor is a name an operation may take through a
+    parameter `$ref`'d into another file, or one a workflow's open `inputs` take. A header or
+    cookie the operation does not list is reported only as a near miss of one it does
+    (`X-Api-Kye`): HTTP lets a client send any header. `Accept` and `Content-Type` are never
+    unknown (OpenAPI ignores a header parameter of those names).
 """
 
 from __future__ import annotations

@@ -2,25 +2,18 @@
 that the document does not declare.
 
 What it does
-    Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document: bare field values
-    (`value: $inputs.petId`), expressions embedded in strings (`Bearer {$inputs.token}`),
-    those inside `simple` and JSONPath conditions (§4.6.9), criterion `context` and the
-    `reference` of Reusable Objects (§4.6.14). Each must name what is declared where it is
-    written: `$inputs.<name>` a property of its workflow's `inputs` schema (a `$ref` to
-    `components.inputs` followed); `$steps.<stepId>.outputs.<name>` a step of the same
-    workflow and an output that step declares; `$workflows.<id>.outputs.<name>` (or
-    `.inputs.<name>`) a workflow of the document or of an Arazzo source and what it declares;
-    `$sourceDescriptions.<name>` a declared source; `$components.<kind>.<name>` a declared
-    component, of the kind the reference needs (a Success Action's `reference` a
-    `successActions` entry). A misspelt root (`$input.x`, `$statuscode`) is reported too,
-    and so are `$inputs.<name>` where the workflow's `inputs` schema is no object
-    (`type: string` has no property), `$response` in a parameter value or request body (the
-    request is built before any response exists) and, in an output, a body read with a dot
-    (`$response.body.id`: §4.7's body reference is `$response.body#/id`; several runners
-    accept the dot, so it is one warning per document, its other places related).
-    The finding is at the string holding the expression; the fix names the nearest declared
-    name (letter case, word joins, close spelling). One missing name read in several places of
-    a document is one finding, at the first read, the others related.
+    Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document, in values,
+    strings (`Bearer {$inputs.token}`), conditions and each `reference`. Each must name what is
+    declared where it is written: `$inputs.<name>` a property of its workflow's `inputs` schema;
+    `$steps.<stepId>.outputs.<name>` a step of the same workflow and an output it declares;
+    `$workflows.<id>.outputs.<name>` a workflow of the document or of an Arazzo source and
+    what it declares; `$sourceDescriptions.<name>` a declared source;
+    `$components.<kind>.<name>` a declared component of the kind the reference needs. A
+    misspelt root (`$input.x`) is reported too, and so is `$response` in a parameter value or
+    request body (the request is built before any response exists). A body read with a dot in
+    an output (`$response.body.id` for §4.7's `$response.body#/id`) is one warning per document.
+    The fix names the nearest declared name; one missing name read in several places is one
+    finding, the others related.
 
 Why is this bad?
     A runner evaluates an expression that names nothing to nothing: the step sends an empty
@@ -53,14 +46,10 @@ Options
     None.
 
 Limitations
-    The ABNF's `name` may hold any character, so a declared name matches when it is a prefix
-    of what follows up to a `.`, `[` or `#` (`$inputs.page[size]` is the input
-    `page[size]`, or `page` indexed). An `inputs` schema with no `properties`, or with
-    `additionalProperties`, `patternProperties`, `oneOf` or `anyOf`, takes any name.
-    `$outputs.*` (whose scope §4.7 leaves open) is not judged, nor `$inputs` and `$steps`
-    inside `components` (the workflow they run in is not known there), nor a workflow of an
-    Arazzo source that is not read. What a `$response` expression reads of the operation's
-    responses is `arazzo-response-pointer`'s.
+    A name may hold any character (§4.7's ABNF), so a declared name matches a prefix of what
+    follows (`$inputs.page[size]`). An `inputs` schema that takes any property takes any name.
+    Not judged: `$outputs.*` (whose scope §4.7 leaves open), `$inputs` and `$steps` inside
+    `components`, a workflow of an Arazzo source that is not read.
 """
 
 from __future__ import annotations

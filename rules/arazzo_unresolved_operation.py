@@ -6,23 +6,16 @@ What it does
     `operationId`, bare (searched in every OpenAPI source) or qualified
     (`$sourceDescriptions.<name>.<operationId>`); an `operationPath`
     (`{$sourceDescriptions.<name>.url}#/paths/~1pets/get`, a JSON pointer into the source);
-    a `workflowId`, local or qualified (`$sourceDescriptions.<name>.<workflowId>`, in an
-    Arazzo source). One that names no operation or workflow is reported at the field, with the
-    one meant when there is a near miss: the same name in another letter case, a close spelling,
-    a path pointer whose slashes are not escaped (`#/paths/pets/get` for `#/paths/~1pets/get`,
-    RFC 6901 §3); the operation meant is a related location. A bare `operationId` that two
-    OpenAPI sources hold is reported as ambiguous (§4.6.5: with several sources it MUST be
-    qualified). An `operationId` that several operations of one API document share (invalid
-    OpenAPI, common in imported catalogues) binds the step to the one of them taking every
-    parameter the step passes; when they fit several or none, one warning per document and
-    `operationId` says the steps cannot be resolved unambiguously (use `operationPath`), the
-    candidates related, and no rule checks those steps against a guessed operation. A source description name the document does not declare is reported here too.
-    Redocly's shorthands `<source>.<operationId>` (`pets.getPet`) and
-    `$sourceDescriptions.<source>.workflows.<workflowId>`, and a generator's `<source>#<pointer>`
-    operationPath, which Arazzo 1.0 does not define, are one warning per document and field
-    that says how to write them (`$sourceDescriptions.pets.getPet`,
-    `{$sourceDescriptions.pets.url}#/paths/~1pets/get`) when the source has what they name;
-    the steps are checked against it.
+    a `workflowId`, local or qualified (in an Arazzo source). One that names no operation or
+    workflow, or a source the document does not declare, is reported at the field, with the
+    one meant when there is a near miss (letter case, a close spelling, a path pointer whose
+    slashes are not escaped, RFC 6901 §3), related. A bare `operationId` that two OpenAPI
+    sources hold is ambiguous (§4.6.5: with several sources it MUST be qualified). An
+    `operationId` that several operations of one API document share binds the step to the one
+    taking every parameter it passes; when none or several do, one warning per document says the
+    steps cannot be resolved unambiguously (use `operationPath`). Shorthands Arazzo 1.0 does
+    not define (Redocly's `pets.getPet`) are one warning per document and field saying how to
+    write them, and the steps are checked against what they name.
 
 Why is this bad?
     A runner cannot call an operation the API does not have: the workflow fails at that step,

@@ -6,15 +6,9 @@ What it does
     URLs"), or to the root when it starts with `/`, its fragment set aside. A URL that names no
     file is reported at the source description, with the document of that name elsewhere (in
     another folder or letter case) when there is one; so is a file that is no OpenAPI or Arazzo
-    document (a JSON Schema, a data file). A remote URL (`https://...`), a path leading out of
-    the root and a file discovery leaves out are not read: the run says so among what it did
-    not check, never as a finding. A URL that names no file relative to the Arazzo file but
-    does relative to the repository root (`./apis/openapi/x.json` from `workflows/x/`, as a
-    catalogue's own tooling reads it) is one warning per document, with each URL rewritten
-    relative to the file; its steps are bound to that document and checked. An absolute path
-    naming no file from the root whose tail does (`/app/specs/loan.yaml` for
-    `specs/loan.yaml`: where a runner's container mounts the repository) is read as that file,
-    said among what the run assumed, not reported.
+    document (a JSON Schema, a data file). A URL that names a file only relative to the
+    repository root (as a catalogue's own tooling reads it) is one warning per document, with
+    each URL rewritten relative to the file; its steps are still checked.
 
 Why is this bad?
     A workflow runner (and every other Arazzo rule) reads the operations a workflow calls from
@@ -43,8 +37,10 @@ Options
     None.
 
 Limitations
-    A remote source is not fetched (speclint makes no network call), so the steps calling it are
-    not checked either.
+    A remote URL (`https://...`), a path leading out of the root and a file discovery leaves
+    out are not read (speclint makes no network call): the run says so among what it did not
+    check, and the steps calling them are not checked either. An absolute path whose tail
+    names a file (`/app/specs/loan.yaml`, a runner's mount) is read as that file.
 """
 
 from __future__ import annotations

@@ -1,27 +1,17 @@
 """An AsyncAPI document that fails the official AsyncAPI JSON Schema of its declared version.
 
 What it does
-    Validates each AsyncAPI 2.x/3.x document against the JSON Schema the AsyncAPI Initiative
-    publishes for the version in its ``asyncapi:`` field (from the ``@asyncapi/specs`` package,
-    shipped inside speclint, see ``speclint/data/asyncapi/PROVENANCE.json``), offline. Each violation
-    is reported at its JSON pointer with the most specific reason the schema gives. A release
-    whose schema speclint does not ship (AsyncAPI 1.x, a later 3.x) gets an ``info`` that the
-    document was not checked, never an error; an ``asyncapi`` value that is no release number
-    (``2.0``, ``latest``) is reported, and so is a ``pattern`` of a schema object that cannot
-    be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
-    100,000 elements: ``(?:a{3000}){3000}``) or that no engine reads (``^a(b$``), at the
-    pattern. A split source is validated as its
-    bundle reads (``speclint.analyses.api.inlining``): a ``$ref`` where the schema allows no
-    Reference Object (``info: {$ref: parts/info.yaml}``, a description kept in a file) is
-    replaced by its corpus target, and an error inside it is reported in that file; a missing
-    target is ``unresolved-ref``'s alone. A document the repository's bundler merges with a
-    fragment (``asyncapi bundle service.json common.json``: ``speclint.analyses.api.merging``) is
-    validated as merged, an error in the fragment's content reported in the fragment; the
-    fragment itself (no ``info``: half of a document) is not validated alone, and the run says
-    so among what it did not check. A ``$ref`` the schema rejects only inside a branch of a
-    ``oneOf`` (a message's ``examples: [{$ref: open.example.json}]``, which the tooling
-    dereferences) is inlined too. At most 50 errors are reported per document; how many more
-    there were is said among what the run did not check.
+    Validates each AsyncAPI 2.x/3.x document offline against the JSON Schema the AsyncAPI
+    Initiative publishes for the version in its ``asyncapi:`` field (from the
+    ``@asyncapi/specs`` package, shipped inside speclint, see
+    ``speclint/data/asyncapi/PROVENANCE.json``). Each violation is reported at its JSON pointer
+    with the most specific reason the schema gives. An ``asyncapi`` value that is no release
+    number (``2.0``, ``latest``) is reported, and so is a schema's ``pattern`` that no engine
+    reads (``^a(b$``) or that cannot be compiled within bounds. A document split over files is
+    validated as its bundle reads, and one the repository's bundler merges with a fragment
+    (``asyncapi bundle service.json common.json``) as merged: an error is reported in the
+    file that holds it. At most 50 errors are reported per document; the run says how many
+    more there were.
 
 Why is this bad?
     AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
@@ -48,6 +38,11 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A release whose schema speclint does not ship (AsyncAPI 1.x, a later 3.x) gets an
+    ``info`` that the document was not checked. A ``$ref`` to a missing file is
+    ``unresolved-ref``'s alone. A fragment merged into a document is not validated alone.
 """
 
 from __future__ import annotations

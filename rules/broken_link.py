@@ -2,89 +2,52 @@
 
 What it does
     Checks offline every link of the Markdown pages (inline, reference-style, images, raw
-    HTML ``<a href>`` / ``<img src>``; not in code or comments) and every ``file.md §Section``
-    reference of the prose:
-
-    - a relative path must name a file or folder of the repository, with its case (as on
-      GitHub); a path out of the root is not the repository's, and is never looked at;
-    - a fragment into a Markdown page must be an anchor that page has where it is read: the
-      slugs and ids its renderer makes (``speclint.analyses.prose.renderers``; ``speclint files``
-      says which renders each page), the operations and tags of the OpenAPI document a
-      Swagger UI or Redoc page shows (``#/pets/listPets``: ``speclint.analyses.api.api_links``),
-      or the whole document a build assembles from parts (``speclint.analyses.prose.assembly``);
-    - a link starting with ``/`` (the repository root on GitHub), or a route a site's build
-      serves (Docusaurus, Mintlify, MkDocs, Hugo, Sphinx, Fern, a FHIR implementation guide's
-      flat output), is read as the page's renderer reads it, judged only where the site's
-      routes are known;
-    - an ``http(s)`` URL is never fetched; one into a folder of the corpus's own schema
-      ``$id``\\s must be a corpus schema's ``$id``;
-    - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
-      name a heading, a bold lead-in or a label line of the page, or a number its headings use.
-
-    Links to one missing target are one finding, the other links related; so are the dead
-    anchors of one list into one page (a table of contents never filled in). "Did you mean"
-    proposes only a target that works. A fragment that differs from an anchor only in case
-    is nothing where GitHub renders the page (it forgives the case), an ``info`` on a site
-    whose slugs speclint knows and in an assembled document (a browser compares ids with
-    their case), not judged elsewhere. A fragment that a line meant as a heading would make,
-    had it a space after its ``#`` signs (``####7.5.7 Title``), names that line instead. What
-    a build makes and speclint cannot see is not judged: files a build command copies into
-    place and item codes' anchors (`` `(RSC7a)` ``; both counted as not checked), anchors of
-    build-time includes and templates, MyST cross-references, routes a site sets in code. Nor
-    are the links of meeting records and archives, or of a page an API description renders as
-    its text.
-    Each renderer's and each such case's reading is a test named after it
-    (``tests/test_broken_link*.py``, ``tests/test_eco_*links*.py``).
+    HTML; not in code or comments) and every ``file.md §Section`` reference of the prose. A
+    relative path must name a file or folder of the repository, with its case (as on GitHub);
+    a fragment must be an anchor the page has as its renderer makes them (``speclint files``
+    says which renders each page); a link starting with ``/``, or a site's route, is read as
+    the page's renderer reads it; a section reference must name a heading, a bold lead-in, a
+    label line or a number of the page. An ``http(s)`` URL is never fetched, but one into the
+    corpus's own schema ``$id`` folders must be a corpus schema's ``$id``. Links to one
+    missing target are one finding, the others related; "did you mean" proposes only a
+    target that works.
 
 Why is this bad?
     Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
-    moved file breaks every link to it silently, and a section reference to a renamed section
-    sends implementers looking for a rule that is no longer there. A dead link misleads but
-    changes no contract: a ``warning``.
+    moved file breaks every link to it silently. A dead link misleads but changes no contract:
+    a ``warning``.
 
 Example
     ``spec/runs.md``::
 
-        # Runs
-
-        See [the state machine](lifecycle.md#states), [create](#Create-A-Run) and
-        `errors.md` §"Retry budget".
-
-        ## Create a Run!
+        See [the state machine](lifecycle.md#states) and `errors.md` §"Retry budget".
 
     FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
     `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
-    `#run-states`?) ...``), and when ``spec/errors.md`` has no section "Retry budget" (its
-    heading "Retry budgets" is another word). ``#Create-A-Run`` works where GitHub renders the
-    page (GitHub forgives the case); on an MkDocs or Docusaurus site it would be an ``info``.
+    `#run-states`?) ...``) and ``spec/errors.md`` no section "Retry budget".
 
 Use instead
     ::
 
-        See [the state machine](lifecycle.md#run-states), [create](#create-a-run) and
-        `errors.md` §"Retry budgets".
+        See [the state machine](lifecycle.md#run-states) and `errors.md` §"Retry budgets".
 
-    PASS when ``lifecycle.md`` has a heading "Run states" and ``errors.md`` a heading
-    "Retry budgets (normative)".
+    PASS when the pages have the headings "Run states" and "Retry budgets".
 
 Options
     ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
-    written and against the repository path it resolves to (``["generated/**",
-    "https://example.org/*"]``).
+    written and the path it resolves to (``["generated/**", "https://example.org/*"]``).
+    ``anchors``, ``section-references``, ``schema-ids`` (default ``true`` each): check fragments
+    into Markdown pages, ``file.md §Section`` references, links into the ``$id`` folders.
+    ``ignore-case`` (default ``false``): accept a case-only fragment difference on a site too.
+    ``root-relative`` (default ``"auto"``: as the page's renderer reads it): read a link starting
+    with ``/`` always as a site route (``"site"``) or from the repository root (``"repository"``).
 
-    ``anchors`` (default ``true``): check fragments into Markdown pages.
-
-    ``ignore-case`` (default ``false``): accept a case-only difference on those sites' pages
-    too, without the ``info`` (markdownlint's MD051 ``ignore_case``).
-
-    ``section-references`` (default ``true``): check ``file.md §Section`` references.
-
-    ``schema-ids`` (default ``true``): check links into the corpus's own ``$id`` folders.
-
-    ``root-relative`` (default ``"auto"``): how a link starting with ``/`` is read: ``"auto"``
-    (as the page's renderer reads it), ``"site"`` (always a site route, checked only when it
-    resolves to a page) or ``"repository"`` (always a path from the repository root, as GitHub
-    reads it).
+Limitations
+    A fragment that differs from an anchor only in case is fine where GitHub renders the page
+    and an ``info`` on a site. What a build makes and speclint cannot see is not judged: files
+    a build copies into place, anchors of build-time includes, templates and item codes, MyST
+    cross-references, routes a site sets in code. Nor are meeting records, archives or a page
+    an API description renders.
 """
 
 from __future__ import annotations

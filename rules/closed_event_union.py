@@ -3,21 +3,14 @@
 What it does
     Finds the *ignore-unknown policy statements* of the corpus: sentences in the Markdown prose,
     or in a schema's own ``description``, that tell readers to ignore (tolerate, treat as opaque,
-    not throw on) unknown or unrecognised *types* or *kinds* — "Clients MUST ignore unknown event
-    types". Each statement names a discriminator (``type`` or ``kind``) and, usually, what it
-    discriminates ("event").
+    not throw on) unknown *types* or *kinds*: "Clients MUST ignore unknown event types". Each
+    names a discriminator (``type`` or ``kind``) and what it discriminates ("event").
 
-    Then, for every server-emitted object shape (see ``speclint roles``) whose name (file,
-    ``title``, ``$defs`` key, or the name of the discriminator's own schema) matches what the
-    statement discriminates, it checks the discriminator property: if its schema admits only a
+    Then, for every server-emitted object shape (see ``speclint roles``) whose name matches what
+    a statement discriminates, it checks the discriminator property: if its schema admits only a
     closed set of values (an ``enum``, or an ``anyOf``/``oneOf`` of ``const``/``enum``
     alternatives), a schema-validating client rejects exactly the events the policy tells it to
-    ignore. A statement with no qualifier ("ignore unknown types") binds only the schema whose
-    own ``description`` makes it.
-
-    The fixed form (RFC 0094 §C) passes: ``anyOf: [<the enum>, {pattern: <vendor prefix>}]`` (or
-    any alternative that admits values outside the enum), on an open event object
-    (``closure-policy`` checks the object).
+    ignore. An alternative that admits other values (RFC 0094 §C's vendor ``pattern``) opens it.
 
 Why is this bad?
     RFC 0094 §C: OpenWOP's ``RunEventType`` was a closed enum while COMPATIBILITY.md ordered
@@ -43,13 +36,17 @@ Use instead
           {"type": "string", "pattern": "^x-[a-z0-9-]+\\\\."}
         ]}
 
-    PASS.
+    PASS, on an open event object (``closure-policy`` checks the object).
 
 Options
     ``fields`` (default none): discriminator locations the policy applies to whatever the prose
     says, as ``file#pointer`` of the property (``"schemas/run-event.schema.json#/properties/type"``).
 
     ``vendor-pattern`` (default ``^x-[a-z0-9-]+\\.``): the pattern the suggested fix uses.
+
+Limitations
+    A statement that names no kind of object ("ignore unknown types") binds only the schema
+    whose own ``description`` makes it. A client-submitted discriminator is not judged.
 """
 
 from __future__ import annotations

@@ -7,27 +7,22 @@ What it does
     - a **client-submitted** shape (request body, parameter, message a client sends) must be
       closed at its *outermost composition*: ``additionalProperties: false`` on a plain object,
       ``unevaluatedProperties: false`` next to an ``allOf`` (or on each ``oneOf``/``anyOf``
-      alternative). An open one is reported at the use site, or at the shared schema it
-      references;
+      alternative);
     - an ``allOf`` branch of a client-submitted shape must not close itself: in 2020-12
       ``additionalProperties`` sees only its sibling ``properties``, so a closed branch rejects the
-      other branches' fields (RFC 0094 §A). The finding lists every closed branch;
-    - a **server-emitted** shape (response, event, snapshot: anything a host sends) must be open at
-      its root, so a host can add an optional field in a minor release without breaking clients
-      that validate. A shape with both roles stays open and is closed at its client use sites.
+      other branches' fields (RFC 0094 §A);
+    - a **server-emitted** shape (response, event, snapshot) must be open at its root, so a host
+      can add an optional field in a minor release without breaking clients that validate.
 
-    Each side of the policy applies only where the corpus states it in prose (a paragraph saying
-    client-submitted shapes are closed, or server-emitted ones open: OpenWOP's COMPATIBILITY.md
-    "Schema closure"), and the finding quotes and links that statement; or where ``enforce``
-    turns it on. A repository that states no closure policy is not judged by this one. A
-    schema-valued ``additionalProperties`` (a map) or a ``propertyNames`` constraint counts as
-    a deliberate closure, not an open shape.
+    Each side applies only where the corpus states it in prose (a paragraph saying
+    client-submitted shapes are closed, or server-emitted ones open), and the finding quotes and
+    links that statement; or where ``enforce`` turns it on. A repository that states no closure
+    policy is not judged by this rule.
 
 Why is this bad?
     RFC 0094 §G: an open request schema silently drops a client's misspelt field; a closed
     response schema makes every validating client reject the first optional field a host adds,
-    which COMPATIBILITY.md §2.1 allows in any minor release. RFC 0094 left "a full sweep of the
-    remaining server-emitted schemas" as follow-up work: this rule is that sweep.
+    which COMPATIBILITY.md §2.1 allows in any minor release.
 
 Example
     ::
@@ -44,17 +39,17 @@ Use instead
 
         {"type": "object", "properties": {"code": {}, "message": {}}}
 
-    PASS. For a request composition, open the branches and close the composition::
-
-        schema:
-          allOf: [{$ref: '#/components/schemas/RunInput'}, {$ref: '../schemas/run-options.schema.json'}]
-          unevaluatedProperties: false
+    PASS. For a request composition, open the branches and close the composition with
+    ``unevaluatedProperties: false`` beside the ``allOf``.
 
 Options
     ``enforce`` (default ``[]``): the sides (``"client"``, ``"server"``) to apply though the
     prose states no policy. Roles come from the API documents; override them per file or
-    pointer in ``[roles]`` (``"schemas/x.schema.json" = "client-submitted"``), or turn the rule
-    off for a file with ``unused``.
+    pointer in ``[roles]`` (``"schemas/x.schema.json" = "client-submitted"``, or ``"unused"``).
+
+Limitations
+    A shape with both roles stays open and is closed at its client use sites. A schema-valued
+    ``additionalProperties`` (a map) or a ``propertyNames`` constraint is a deliberate closure.
 """
 
 from __future__ import annotations

@@ -8,34 +8,23 @@ What it does
     location of the corpus between base and head and classifies each difference by the
     location's role (``speclint roles``):
 
-    - breaking for what clients send (client-submitted): an enum value removed, a ``required``
-      member added, the shape closed, a type narrowed, a bound tightened, a ``pattern`` added, a
-      constraint narrowed (``format``, ``multipleOf``, ``uniqueItems`` ...), a property removed
-      from a closed shape, an ``anyOf``/``oneOf`` member removed, an ``allOf`` member added;
-    - breaking for what clients read (server-emitted): a property removed, a ``required`` member
-      dropped, a type widened (or dropped), a bound loosened, a constraint widened, the shape
-      opened, an ``allOf`` member removed, an enum value or an ``anyOf``/``oneOf`` member added,
-      unless the corpus tells clients to ignore unknown values of that field (see
-      ``closed-event-union``);
-    - always breaking: a schema file, a definition (``$defs``/``definitions`` entry, API
-      ``components/schemas`` entry) of a file both revisions have, an OpenAPI operation, an AsyncAPI operation or channel
-      removed; a ``.proto`` language file option (``go_package``, ``csharp_namespace`` ...)
-      added, changed or removed;
-    - breaking for the corpus's own Arazzo workflows: an operation, parameter, request or
-      response property or response header a workflow step uses removed or renamed (role
-      ``workflow``, located in the API document).
+    - what clients send (client-submitted) breaks when it accepts less: an enum value or a
+      property of a closed shape removed, a ``required`` member added, a type, bound or
+      constraint narrowed, the shape closed;
+    - what clients read (server-emitted) breaks when it may say more or less: a property
+      removed, a type or bound widened, the shape opened, an enum value added (unless the
+      corpus tells clients to ignore unknown values of that field, see ``closed-event-union``);
+    - a schema file, a definition, an operation or channel removed always breaks, and so does
+      what a workflow step of the corpus's Arazzo documents uses.
 
     Each additive claim with breaking changes beside it is one finding at the RFC's
-    ``Compatibility`` row, naming the changes, with their locations as related locations. Breaking
-    changes in files that another RFC of the same change declares breaking (in its ``Affects``)
-    are that RFC's, and do not count against the additive one. ``speclint changes --diff-base
-    REF`` lists every change with its classification.
+    ``Compatibility`` row, naming the changes, with their locations related. ``speclint
+    changes --diff-base REF`` lists every change with its classification.
 
 Why is this bad?
     ``Compatibility`` is the promise implementers act on: an additive RFC lands in a minor
     release and nobody re-validates old clients. A removed request enum value published as
-    additive turns yesterday's valid requests into 400s; RFC 0094 exists because such claims
-    were checked by hand.
+    additive turns yesterday's valid requests into 400s.
 
 Example
     ::
@@ -58,6 +47,10 @@ Use instead
 Options
     ``scope`` (default ``"all"``): ``"affects"`` counts only the breaking changes in the files
     the RFC's own ``Affects`` names.
+
+Limitations
+    Breaking changes in files that another RFC of the same change declares breaking (in its
+    ``Affects``) are that RFC's, not the additive one's.
 """
 
 from __future__ import annotations

@@ -7,33 +7,18 @@ What it does
     specification, and a "minimum compliant payload" field list that prose or a comment in an
     API document states for it (read as its ``required``).
 
-    Definitions are paired on evidence, never on a name alone (``speclint.analyses.schemas.namespaces``):
-    a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
-    or API documents of one ``info.title`` in one folder (not two release channels of it:
-    ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
-    shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. An inline
-    copy is paired with the definition of its own name where a schema file has one (not with
-    another of its ``title``), and with the candidate more of whose members say the same; a body
-    sharing only an envelope's member names (``{context, message}``), none saying the same, is
-    no copy. A definition built from parts of the other's file that the other does not use (a
-    request profile's ``resource`` on ``relationshipsFromRequest``) is a variant for another
-    purpose, not a copy. Bundles,
-    generated files and copies are left to their sources (``speclint.analyses.repository.provenance``),
-    and two generated files (one generator's renderings of one model), or a generated file and
-    the document its build command reads, are never paired. What is
-    no drift is not reported (``speclint.analyses.schemas.fingerprints.Equivalence``): copies that point
-    each at its own file's definitions (a bundle's ``#/components/schemas/x/properties/id`` for
-    ``x.yaml#/properties/id``), a ``$ref`` where the other inlines its target, an ``allOf`` of
-    one ``$ref`` for that ``$ref``, ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
-    loosening. A member one copy lacks altogether is said to be absent from it, not optional.
+    Definitions are paired on evidence, never on a name alone: a ``$ref`` that ties their files,
+    one ``$id`` base (one folder, for schemas without ``$id``), or API documents of one
+    ``info.title`` in one folder; within one version line. Bundles, generated files and copies
+    are left to their sources. Spellings that say the same are no drift: a ``$ref`` where the
+    other inlines its target, an ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI
+    3.0's ``nullable``, a strict or lax edition's loosening.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
     copy (the one to delete), else at the definition's ``required``, with a property x copy
-    table (required, optional, absent; a field list says only what it requires). A warning: the
-    pairing is inferred.
-
-    Heuristics (a finding names the pairing that made it, the strongest of its copies'):
-    ``reference``, ``namespace``, ``inline-copy``, ``payload-list``.
+    table (required, optional, absent). A warning: the pairing is inferred. Heuristics (a
+    finding names the one that paired it): ``reference``, ``namespace``, ``inline-copy``,
+    ``payload-list``.
 
 Why is this bad?
     RFC 0094 §D: ``ai.message.chunk`` had three definitions. The schema required ``[nodeId,
@@ -60,9 +45,9 @@ Options
     ``similarity`` (default 0.8): as for ``inline-copy``.
 
 Limitations
-    Schemas in a folder of proposals or design records (``proposals/``, ``rfcs/``, ``adr/``)
-    are drafts, not copies; two schemas a schema catalog lists (SchemaStore) are compared only
-    when one references the other. The cases each have a test named after them.
+    Not paired: two release channels of one API (``openapi.json``, ``openapi_preview.json``),
+    two generated files or one and its input, a schema in a folder of proposals or design
+    records, two schemas a schema catalog lists (unless one references the other).
 """
 
 from __future__ import annotations

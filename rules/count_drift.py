@@ -10,14 +10,10 @@ What it does
       count that list;
     - otherwise the claim names a field (a code span, `` `kind` ``) or a noun ("kinds") and any
       words before it ("interrupt kinds"); the page's complete value sets for that field, whose
-      text also uses those words, are what it counts (a bare claim, "two types of fields", counts
-      only a list within 40 lines of it). The claim is reported when its number matches none of
-      them. A count "of" something ("6 variants of URI") counts only a list whose text speaks
-      of it, and a number of instances ("a request that carries two `channel` values", "at
-      most three modes") or a pair taken to compare ("the comparison of two `channel` values",
-      "between two states", "any two modes") is no claim.
+      text also uses those words, are what it counts. A count "of" something ("6 variants of
+      URI") counts only a list whose text speaks of it.
 
-    A claim with no such set on its page is not checked: there is nothing to count.
+    The claim is reported when its number matches none of them.
 
 Why is this bad?
     RFC 0094 §E: interrupt.md's status line said "four kind discriminators" after the page had
@@ -39,6 +35,12 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A claim with no such set on its page is not checked: there is nothing to count. A bare
+    claim ("two types of fields") counts only a list within 40 lines of it. A number of
+    instances ("at most three modes") or a pair taken to compare ("between two states") is no
+    claim.
 """
 
 from __future__ import annotations

@@ -5,31 +5,13 @@ What it does
     draft-04) and each embedded resource's, resolved against the base URI in force (JSON Schema
     2020-12 §8.2.1), and reports:
 
-    - the same absolute ``$id`` declared by two schemas (``error``): one finding at the second,
-      in path order, with the first as a related location. When one of the two ``$id``\\s ends
-      with its own file's name and the other does not, the finding is at the one that does not:
-      that is the copied ``$id``. Copies in different version lines (``speclint.parsing.versions``:
-      ``definitions/2.0.0/`` and ``definitions/3.0.0/``), generated bundles that embed other
-      files' schemas (``speclint.analyses.repository.lineage``), identical copies of one resource, one schema
-      published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
-      paths that differ only by extension, with content equal up to what converting between
-      the formats changes: ``$schema``, the trailing newline of a block scalar, a description's
-      line breaks reflowed, YAML 1.1 booleans such as ``yes``), and embedded metaschemas (``id:
-      http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts.
-      Two editions of one schema in one folder, whose file names differ only by an edition word
-      (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
-      ``cvss_strict.json``; also ``lax``, ``loose``, ``relaxed``, ``min``, ``full``, ``bundled``,
-      ``deref``), share the ``$id`` on purpose: an ``info`` that a tool is to load one of them.
-      A schema in a folder of proposals or design records
-      (``speclint.parsing.kinds.DESIGN_FOLDERS``: ``proposals/``, ``rfcs/``, ``adr/``...) drafts a
-      change to a published schema and may reuse its ``$id``: it conflicts only with another draft;
+    - the same absolute ``$id`` declared by two schemas (``error``): one finding at the one
+      whose ``$id`` does not end with its own file's name (the copied ``$id``), else at the
+      second in path order, the other related;
     - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
-      the pattern gives. The pattern is the ``pattern`` option when set; otherwise it is
-      inferred, and only when a strong majority of the root ``$id``\\s (``majority``, at least
-      ``minimum`` schemas) end with their own file's name: then an ``$id`` that names another
-      file (``.../run.schema.json`` in ``run-request.schema.json``) or another version folder
-      (``.../2.0.0/x.json`` in ``3.0.0/x.json``) is reported. Other differences from the
-      majority (a file published under another folder) are left alone;
+      the pattern gives. The pattern is the ``pattern`` option, or it is inferred when a strong
+      majority of the root ``$id`` values end with their own file's name: then an ``$id`` that names
+      another file or another version folder is reported;
     - with ``pattern`` set, a schema under ``folder`` with no ``$id`` at all (``info``).
 
 Why is this bad?
@@ -55,17 +37,18 @@ Use instead
     PASS.
 
 Options
-    ``pattern`` (default none: inferred): the ``$id`` every schema file under ``folder`` must
-    have, with ``{path}`` (the file's path relative to ``folder``), ``{name}`` (its file name),
-    ``{stem}`` (the name without ``.schema.json``, ``.json``, ``.yaml``...), ``{dir}`` (its
-    folder relative to ``folder``, ending in ``/`` unless empty) and ``{version}`` (its version,
-    ``speclint.parsing.versions``). ``folder`` (default ``""``, the corpus root). ``infer`` (default
-    ``true``): ``false`` turns the inferred pattern off. ``majority`` (default 0.8) and
-    ``minimum`` (default 5): how many root ``$id``\\s must agree before a pattern is inferred::
+    ``pattern`` (default none: inferred): the ``$id`` of every schema file under ``folder``
+    (default ``""``, the root), with ``{path}``, ``{name}``, ``{stem}``, ``{dir}`` (relative to
+    ``folder``) and ``{version}``, e.g. ``"https://example.org/schemas/{path}"``. ``infer``
+    (default ``true``): ``false`` turns the inferred pattern off. ``majority`` (default 0.8) and
+    ``minimum`` (default 5): how many root ``$id`` values must agree before a pattern is inferred.
 
-        [rules.duplicate-id]
-        pattern = "https://example.org/schemas/{path}"
-        folder = "schemas"
+Limitations
+    Not conflicts: copies in different version lines, generated bundles, identical copies, one
+    schema published as YAML and as JSON, embedded metaschemas. Editions of one schema in one
+    folder (``bom-1.3.schema.json``, ``bom-1.3-strict.schema.json``) share the ``$id`` on
+    purpose: an ``info``. A draft in a design folder (``proposals/``, ``rfcs/``) conflicts only
+    with another draft.
 """
 
 from __future__ import annotations
