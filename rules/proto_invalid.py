@@ -5,26 +5,15 @@ What it does
     that declare a ``syntax`` or ``edition`` (a whole file, not an excerpt), with protoc (the
     one grpcio-tools ships, with the well-known types and googleapis-common-protos'
     ``google/api``, ``google/rpc`` and ``google/type``), and reports each of protoc's errors
-    at its line and column. Files are compiled as their builds compile them: files linked by
-    imports together, files that share no import apart; an import under the repository's own
-    module path (``go.mod``, Bazel's ``import_prefix``) names the repository's file.
+    at its line and column, once, in the file where it is. Files are compiled as their builds
+    compile them: files linked by imports together, files that share no import apart; an
+    import under the repository's own module path (``go.mod``, Bazel's ``import_prefix``)
+    names the repository's file. A fence's errors are ``warning``\\s (an example, not the
+    contract).
 
-    - An import that is nowhere (a ``buf.build`` dependency not vendored) is no finding: the
-      file is compiled without it, its custom options set aside, and the run lists the import
-      under "not checked"; a name only that import could define is not reported as missing.
-    - An error is reported once, where it is, not again in each file that imports it; what
-      speclint's own rewriting causes is never reported as the author's error.
-    - In a fence, what an excerpt leaves out (the messages of a service it shows, an imported
-      file, a custom option's import) is no error; a fence's errors are ``warning``\\s (an
-      example, not the contract). protoc's own warnings (an unused import) are not reported.
-    - What keeps protoc from reading a file is said, never a silent pass: protoc missing or
-      past its time limit (a ``warning``, once), a file name protoc cannot be given safely or
-      one file imported under two names (a ``warning`` at the file), speclint's limits on
-      protoc's runs (counted in work, not seconds: the same report on a loaded machine;
-      listed as not checked). A proto surface wholly unread is a ``warning``.
-
-    Each case is a test named after it (``tests/test_proto.py``,
-    ``tests/test_eco_batch5_protos.py``).
+    What keeps protoc from reading a file is said, never a silent pass: protoc missing or past
+    its time limit is a ``warning``; a file it cannot be given safely is a ``warning`` at the
+    file or listed among what the run did not check.
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a
@@ -49,6 +38,12 @@ Use instead
 
 Options
     None.
+
+Limitations
+    An import found nowhere (a ``buf.build`` dependency not vendored) is listed as not
+    checked, not reported; the file is compiled without it, and a name only it could define
+    is not reported missing. In a fence, what an excerpt leaves out (the messages of a
+    service it shows, an import) is no error. protoc's own warnings are not reported.
 """
 
 from __future__ import annotations

@@ -1,49 +1,23 @@
 """A protobuf message and the JSON Schema definition of the same name that give different fields.
 
 What it does
-    Pairs each message of the corpus's own ``.proto`` files (and read proto fences; vendored
-    protos aside) with the JSON Schema definitions of its name: a ``$defs``/``definitions`` key
-    or a schema's ``title`` (as the example binding names definitions), an OpenAPI
-    ``components/schemas`` (Swagger ``definitions``) entry; a derived copy (a bundle) is none,
-    and a definition of another version (``bom-1.6.schema.json`` for ``bom-1.7.proto``) is
-    not compared. ``speclint bindings`` lists every pair with its evidence.
+    Pairs each message of the corpus's own ``.proto`` files (and read proto fences) with the
+    JSON Schema definitions of its name: a ``$defs``/``definitions`` key, a schema's ``title``,
+    an OpenAPI ``components/schemas`` (Swagger ``definitions``) entry. ``speclint bindings``
+    lists every pair with its evidence. A message and a definition are one thing written
+    twice only when they share at least a third of their fields; else they are not compared.
 
     The two are compared as ProtoJSON writes the message: each field by its JSON name
-    (lowerCamelCase, or its ``json_name`` option; the field's own name is accepted too, and a
-    kebab-case property is the field of that spelling: ``bom-ref`` is ``bom_ref``), a
-    ``repeated`` field as an array, a ``map`` as an object, 64-bit integers as strings or
-    numbers, enums as strings, the ``google.protobuf`` well-known types as their JSON forms
-    (``Timestamp`` a string, ``Struct`` an object, ``Value`` anything). Reported, once per pair:
+    (lowerCamelCase or its ``json_name``), a ``repeated`` field as an array, a ``map`` as an
+    object, 64-bit integers as strings or numbers, enums as strings, the well-known types as
+    their JSON forms (``Timestamp`` a string). A definition's properties are its own and its
+    ``allOf``/``oneOf``/``anyOf`` branches', local references followed. Reported, once per
+    pair, with the differences as related locations:
 
-    - a field only the proto has, and a property only the schema has (a property no field can
-      be is the JSON form's and not expected in the proto: one that only tags its object's
-      variant, ``"kind": {"const": "task"}`` (or a one-value ``enum``) or a
-      ``discriminator``'s property, an ``Any``'s
-      ``@type``, an extension's ``[pkg.name]``);
+    - a field only the proto has, and a property only the schema has (one no field can be,
+      such as a variant's ``const`` tag or an ``Any``'s ``@type``, is not expected);
     - a field whose JSON types and the property's share none (``int32`` against ``"type":
-      "string"``; a ``repeated`` field against a schema that is no array, or whose ``items``
-      share none with the field's element type). A property's types
-      are read through local ``$ref``s, ``allOf`` wrappers and ``anyOf``/``oneOf`` branches.
-
-    The definition and 11 differences at most are related locations, each kind in turn; the
-    message counts the differences not listed.
-
-    A definition's properties are its own, its ``allOf`` branches' and its ``oneOf``/``anyOf``
-    branches' (a proto ``oneof`` is written so), local references followed. A field an rpc's
-    ``google.api.http`` binding carries in its path (``/v1/{parent=projects/*}/tasks``) is not
-    expected in the request's body schema. A schema's ``required`` is not compared: every
-    proto3 field is optional on the wire, and a required property is the JSON surface's own
-    promise.
-
-    A same-named message and definition are compared only when they are one thing written twice:
-    when they share at least a third of their fields. A JSON-RPC envelope named as the gRPC
-    request it carries (A2A's ``SendMessageRequest``: ``jsonrpc, id, method, params`` against
-    ``message, configuration, metadata``) shares none, and is not compared; a definition that is
-    a union with no properties of its own, or one whose properties reach a reference out of its
-    document, is not compared either; where several messages of one name (other packages,
-    nested ones) fit one definition, only the one sharing the most fields is compared with it. A
-    message of a proto fence that quotes a corpus ``.proto`` is the file's, compared there
-    once. ``speclint bindings`` says why.
+      "string"``).
 
 Why is this bad?
     A protocol that publishes a gRPC surface and a JSON surface promises one message. A field
@@ -66,6 +40,12 @@ Use instead
 
 Options
     None.
+
+Limitations
+    Not compared: a vendored proto, a bundle's copy of a definition, a definition of another
+    version, a union with no properties of its own. ``required`` is not compared (every
+    proto3 field is optional on the wire). A field an rpc's ``google.api.http`` path carries
+    is not expected in the request's body schema.
 """
 
 from __future__ import annotations

@@ -1,35 +1,19 @@
 """A ``required`` name that no ``properties`` or ``patternProperties`` in scope declares.
 
 What it does
-    For every ``required`` list of every schema object (schema files, OpenAPI ``components``
-    and inline schemas, Swagger ``definitions``, AsyncAPI payloads, headers and
-    ``components/schemas``), looks each name up in everything that applies to the same
-    instance: the schema's own ``properties`` and ``patternProperties`` (a name a pattern
-    matches is declared), its ``allOf``/``anyOf``/``oneOf``/``if``/``then``/``else``/
-    ``dependentSchemas`` subschemas, the schema its ``$ref`` names (followed through the corpus;
-    in draft-07 and OpenAPI 3.0 a ``$ref`` makes its siblings, ``required`` too, ignored), the
-    parent when the ``required`` sits in one of those branches (2020-12 writes
-    ``then: {required: [x]}`` to make a declared property conditional), and the schemas that
-    ``$ref`` this one. Every dialect is read in its own terms (``speclint.parsing.dialects``:
-    draft-04 ``definitions`` and ``dependencies``, OpenAPI 3.0 ``$ref`` siblings).
+    For every ``required`` list of every schema object (schema files, and the schemas of
+    OpenAPI, Swagger and AsyncAPI documents), looks each name up in everything that applies
+    to the same instance: the schema's own ``properties`` and ``patternProperties``, its
+    ``allOf``/``anyOf``/``oneOf``/``if``/``then``/``else``/``dependentSchemas`` subschemas,
+    the schema its ``$ref`` names (followed through the corpus), the parent when the
+    ``required`` sits in one of those branches (2020-12 writes ``then: {required: [x]}`` to
+    make a declared property conditional), and the schemas that ``$ref`` this one, each in
+    its own dialect (in draft-07 and OpenAPI 3.0 a ``$ref`` makes its siblings ignored).
 
-    A name nothing declares is reported at its ``required`` item:
-
-    - ``error`` when the shape is closed (``additionalProperties: false``, or
-      ``unevaluatedProperties: false``, on a schema that always applies with it): no valid
-      instance can carry the name, so the ``required`` can never be met (this is the finding
-      for it: ``unsatisfiable-schema`` does not report a body unsatisfiable for it alone, nor
-      ``example-invalid`` an example that lacks the name, unless the run leaves this rule out);
-      inside an ``if`` (a condition, not an assertion) it is a ``warning``;
-    - ``warning`` when the shape is open: the name is allowed with any value, and is most
-      likely a misspelling of a declared one, which the message suggests.
-
-    Nothing is guessed: a schema whose scope has a ``$ref`` that does not resolve, a
-    ``$dynamicRef``, a ``propertyNames`` or a map (``additionalProperties: {type: string}``:
-    required keys of a map need no declaration), or that declares no property at all (a pure
-    constraint such as ``anyOf: [{required: [a]}, {required: [b]}]`` with no parent that
-    declares ``a`` and ``b``), is skipped; so is a ``required`` under ``not``. Generated
-    bundles (``speclint.analyses.repository.lineage``) are judged at their sources.
+    A name nothing declares is reported at its ``required`` item: an ``error`` when the shape
+    is closed (``additionalProperties: false`` or ``unevaluatedProperties: false``: no valid
+    instance can carry the name; a ``warning`` inside an ``if``), a ``warning`` when it is
+    open (most likely a misspelling of a declared name, which the message suggests).
 
 Why is this bad?
     ``required`` and ``properties`` are independent keywords: a name that is required but
@@ -52,7 +36,6 @@ Use instead
 
         {"type": "object",
          "properties": {"workflowId": {"type": "string"}},
-         "required": ["workflowId"],
          "if": {"properties": {"mode": {"const": "scheduled"}}},
          "then": {"required": ["workflowId"]}}
 
@@ -60,8 +43,13 @@ Use instead
 
 Options
     ``suggest`` (default 0.75): how close (``difflib`` ratio, 0 to 1) a declared name must be
-    to be suggested; ``1`` turns suggestions off. Switch the rule off with
-    ``[rules] required-undeclared = "off"``.
+    to be suggested; ``1`` turns suggestions off.
+
+Limitations
+    Nothing is guessed: a scope with an unresolved ``$ref``, a ``$dynamicRef``, a
+    ``propertyNames`` or a map (``additionalProperties: {type: string}``), one that declares
+    no property at all, and a ``required`` under ``not`` are skipped. A closed schema's
+    undeclared name is this rule's one finding (not also ``unsatisfiable-schema``'s).
 """
 
 from __future__ import annotations

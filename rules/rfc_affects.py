@@ -5,8 +5,8 @@ What it does
     it: each code span or bare token that looks like a file (``schemas/foo.schema.json``,
     ``COMPATIBILITY.md``) or a folder (``conformance/``), with any note after it dropped
     (``schemas/foo.schema.json (additive block)`` is ``schemas/foo.schema.json``). A path is
-    looked up from the corpus root, then relative to the RFC's folder, then by its file name when
-    only one file in the corpus has it (``interrupt.md`` for ``spec/v1/interrupt.md``). Globs
+    looked up from the corpus root, then relative to the RFC's folder, then, a bare file name, as
+    the name of any file of the corpus (``interrupt.md`` for ``spec/v1/interrupt.md``). Globs
     (``conformance/*.ts``) are not checked. Each path that matches nothing is reported at the
     ``Affects`` row.
 

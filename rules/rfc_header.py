@@ -2,20 +2,17 @@
 
 What it does
     Reads the header of every RFC in the corpus (a Markdown document whose first table, or
-    bullet list of ``**Field**: value`` items, has ``Status`` among its fields; templates aside;
-    see ``speclint.analyses.prose.rfcs``) and reports:
+    bullet list of ``**Field**: value`` items, has ``Status`` among its fields; templates
+    aside) and reports:
 
-    - a missing field. The required fields are those the RFCs beside it carry (same folder, same
-      header style: a field nine in ten of them have), when there are at least three; else
-      ``fields`` (default: RFC, Title, Status, Created, Updated, Affects, Compatibility);
-    - a ``Status`` outside the lifecycle, when the configuration states one (``statuses``; the
-      ``openwop`` profile: Draft, Active, Accepted, Rejected, Withdrawn, Superseded). Without
-      one, the corpus's own headers are the convention: a status only one RFC uses that is a
-      near-spelling of one the others use (``Acepted`` beside ``Accepted``) is reported, and any
-      other status is the corpus's business (MCP's SEPs say ``Final``);
+    - a missing field: one nine in ten of the RFCs beside it carry (same folder, same header
+      style), when there are at least three; else one of ``fields``;
+    - a ``Status`` outside the lifecycle, when the configuration states one (``statuses``);
+      without one, a status only one RFC uses that is a near-spelling of one the others use
+      (``Acepted`` beside ``Accepted``);
     - a ``Superseded`` status without ``Superseded by``;
     - a ``Created`` or ``Updated`` value without an ISO date, and ``Updated`` earlier than
-      ``Created`` (the first date of each counts: OpenWOP appends the transition after it);
+      ``Created`` (the first date of each counts);
     - an ``RFC`` number that is not the one in the file name;
     - ``Supersedes`` / ``Superseded by`` that are not reciprocal: RFC A superseding B needs B to
       say it is superseded by A, when B is in the corpus.
@@ -39,8 +36,10 @@ Use instead
     ``| Status | Accepted |`` and an ``Updated`` on or after ``Created``. PASS.
 
 Options
-    ``fields``: the required header fields when the corpus has fewer than three RFCs.
-    ``statuses``: the lifecycle (default: learned from the corpus's headers, as above).
+    ``fields``: the required header fields when the corpus has fewer than three RFCs beside
+    one (default: RFC, Title, Status, Created, Updated, Affects, Compatibility).
+    ``statuses``: the lifecycle (default: none stated; the ``openwop`` profile states Draft,
+    Active, Accepted, Rejected, Withdrawn, Superseded). Set them under ``[rules.rfc-header]``.
 """
 
 from __future__ import annotations

@@ -3,34 +3,20 @@
 What it does
     Reads every route a Markdown page names (a code span, a list, table or link entry, the
     request lines of ``http``/``hurl`` fences and code blocks, ``curl`` commands,
-    sequence-diagram steps, Mintlify's ``openapi:`` front matter), and an API document's own
-    ``description`` text as a page bound to that document. Each is held to the operations of
-    the OpenAPI documents of the page's version, read as a client sends it: concrete values
-    fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the servers' base path
-    may be written or not, a host is dropped, and ``{id}``, ``<id>``, ``:id``, ``{{id}}``,
-    ``$ID``, and as a whole segment ``__ID__``, ``RUN_ID``, ``ID_HERE`` are all variables. A
-    path with no method is read in a sentence that calls it a route ("similar to the
-    ``/threads/__THREAD_ID__/runs/stream`` endpoint", "then call ``/jobs/{id}/wait``", "can be
-    used with ``/jobs_status`` to poll", "via ``/x``"; a path of one segment is read so where its
-    name joins words with an underscore or a hyphen: ``/tmp`` is a folder as often as a route). An API
-    document's own description that names one of its routes by its root (its trailing
-    parameters left off, as descriptions do) with one segment misspelt (``/job_status`` for
-    ``/jobstatus/{job_id}``) is reported, and a Markdown page that copies the description's
-    sentence (a reference page generated from the document) is related to it. A route
-    no operation has is reported with the nearest one (another method, a segment off, a
-    singular for a plural, its leading segments left off).
-
-    An OpenAPI Generator client's API pages (``docs/*Api.md``: a method table of
-    ``[**op**](XApi.md#op) | **GET** /path |`` rows) copy the API document's descriptions: a
-    route the copy shares with a description is one finding, at the API document, the copy
-    related; a route only the generated page names is its own finding.
+    sequence-diagram steps, Mintlify's ``openapi:`` front matter, a path a sentence calls an
+    endpoint), and an API document's own ``description`` text, and holds each to the
+    operations of the OpenAPI documents of the page's version, read as a client sends it:
+    concrete values fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the
+    servers' base path may be written or not, a host is dropped, and every placeholder
+    notation (``{id}``, ``<id>``, ``:id``, ``{{id}}``, ``$ID``, ``__ID__``) is a variable. A
+    route no operation has is reported with the nearest one (another method, a segment off, a
+    singular for a plural, its leading segments left off). A generated client's API pages
+    that copy the document's descriptions are related to the finding at the document.
 
     A page is held to a document when two of its routes, and half of them, are its operations
-    (or its version line's pages are). Aside: RFCs and design folders, roadmap, proposal and
-    changelog sections, routes said to be removed, other hosts, and method tables
-    (``method-table-drift``'s). Severity by evidence: a route written to be sent (a request
-    line, ``curl``, a code span, a list entry) is a warning; one in a sentence, a renamed
-    parameter, or a path named without its method is an info.
+    (or its version line's pages are). A route written to be sent (a request line, ``curl``, a
+    code span, a list entry) is a warning; one in a sentence, a renamed parameter, or a path
+    named without its method is an info.
 
 Why is this bad?
     Readers copy the routes a guide shows. One the API does not serve fails with 404 or 405
@@ -55,13 +41,10 @@ Options
     None.
 
 Limitations
-    A page bound neither alone nor through its version line's pages is held to nothing (one
-    route is no evidence of which API it describes). Routes in program code and in a JSON
-    Schema file's descriptions are not read. The cases are the tests', each named after it
-    (``tests/test_routes_46*.py``, ``tests/test_routes_claims_truth3.py``,
-    ``tests/test_routes_root_misspelt_46.py``). A changelog's entry naming a route (``Add
-    /x/{id} endpoint``) is history, about the version it was written for: not held to the
-    current API, by design, even where the route it names never existed.
+    A page bound to no API document is held to nothing (one route is no evidence of which
+    API it describes). Not read: RFCs and design folders, roadmap, proposal and changelog
+    sections (history), routes said to be removed, other hosts, method tables
+    (``method-table-drift``'s), program code, a JSON Schema file's descriptions.
 """
 
 from __future__ import annotations

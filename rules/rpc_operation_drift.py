@@ -1,27 +1,19 @@
 """An rpc of the gRPC surface whose HTTP binding or name disagrees with the OpenAPI document.
 
 What it does
-    Holds each rpc of the corpus's ``.proto`` files and proto fences (a service shown without
-    its messages is read too) to the operations of its OpenAPI documents, where the evidence
-    binds the two:
+    Holds each rpc of the corpus's ``.proto`` files and proto fences to the operations of its
+    OpenAPI documents, where the evidence binds the two:
 
     - by name: the operation whose ``operationId``, in PascalCase, is the rpc's name
       (``createRun`` and ``CreateRun``);
     - by route: the operation with the method and path of the rpc's ``google.api.http``
-      binding (path variables read as wildcards, an operation's variable standing for several
-      segments as grpc-gateway writes them; below the servers' base paths, a server variable
-      read as its default, or Swagger 2.0's ``basePath``).
-
-    An operation another rpc's binding serves is that rpc's, not evidence for a same-named one
-    (a ``v2`` service beside ``v1``); the protos of other APIs kept in the corpus (``google.*``,
-    ``third_party/``, ``vendor/``) are not compared.
+      binding (path variables read as wildcards, as grpc-gateway writes them; below the
+      servers' base paths).
 
     An rpc bound by name whose HTTP binding names another operation, or none, is reported with
     both places. An rpc bound neither way is reported where the corpus shows that its rpcs are
     named after the operations (at least three rpc names are operationIds, and more than half
-    of them are), unless the protos bind other rpcs to HTTP and not this one (it is gRPC-only,
-    as Temporal's task-queue polls are); an operation without an rpc is not reported (a REST
-    surface may be larger than its gRPC one).
+    of them are).
 
 Why is this bad?
     Two surfaces of one protocol (``POST /v1/runs`` and ``CreateRun``) that the specification
@@ -45,6 +37,11 @@ Use instead
 
 Options
     None.
+
+Limitations
+    An operation without an rpc is not reported (a REST surface may be larger than its gRPC
+    one), nor an unbound rpc beside rpcs bound to HTTP (it is gRPC-only). The protos of other
+    APIs kept in the corpus (``google.*``, ``third_party/``, ``vendor/``) are not compared.
 """
 
 from __future__ import annotations

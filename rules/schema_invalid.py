@@ -1,46 +1,23 @@
 """A JSON Schema that is not valid against the metaschema of its declared ``$schema``.
 
 What it does
-    Validates every schema document against the metaschema its ``$schema`` names (2020-12, 2019-09,
-    draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using jsonschema's official
-    metaschemas, offline. Each violation is reported at the JSON pointer of the offending keyword.
-    A custom dialect whose metaschema the corpus holds (a draft's metaschema plus constraints of
-    the project's own, every ``$ref`` of it resolving offline) is judged by that metaschema
-    itself, with no notice. Any other ``$schema`` no validator knows is judged as the draft it
-    stands for, with one ``info`` finding per file that says which draft was assumed: a draft in
-    another spelling (``https://json-schema.org/draft-06/schema``: draft-06) or a legacy "latest
-    draft" URI (``http://json-schema.org/schema#``, ``.../hyper-schema#``), with the URI to use
-    instead; a held metaschema that does not resolve (the draft its own ``$schema`` names: no
-    finding, the run lists the schema among what it did not check); an
-    unknown dialect (the draft its keywords are written in:
-    ``speclint.parsing.dialects.draft_by_keywords``), which is not taken for a typo: a standards
-    repository writing its next draft, or a project publishing its own metaschema, is told what
-    was not checked and that adding the metaschema to the repository has it checked. A dialect
-    published on the host of the schema's own ``$id`` (``https://json-schema.org/v1`` in a
-    schema with ``$id: https://json-schema.org/v1/2026``) is the project's own: no notice, and
-    the run's summary counts the schema as "another dialect". It is
-    never judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
-    (an array ``items``). An embedded resource that declares
-    its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
-    own dialect only; a generated bundle (``speclint.analyses.repository.lineage``) is judged at its sources.
-    At most 50 errors are reported per schema; how many more is said among what the run did not
-    check.
-    A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
-    other such files) is an OpenAPI 3.0 Schema Object kept apart, and is judged by that dialect's
-    metaschema (3.0.3 §4.7.24): ``exclusiveMinimum: true`` beside a ``minimum`` is valid there.
-    Such a file is a piece of a split API source, judged as the bundle holds it: a ``$ref`` where
-    the metaschema wants no reference (``properties: {$ref: attributes.yml#/ids}``, a map kept
-    in a file of its own) is replaced by its target, as redocly and swagger-cli bundle replace
-    any ``$ref``, and an error inside it is reported in the target's file.
-    A ``pattern`` (or ``patternProperties`` key) that cannot be compiled is reported at the
-    pattern, valid to the metaschema as it is: a repeat count past 4,294,967,294 (``a{4294967296}``,
-    which Python's ``re`` and ``regex`` and jsonschema-rs refuse), or counted repeats that compile
-    to more than 100,000 elements (``(?:a{3000}){3000}``: 30 bytes that ``regex`` copied into
-    2.4 GB). No value is judged against it (``example-invalid``, ``instance-invalid``). So is one
-    no engine reads (``^a(b$``: Python's ``re`` and ECMA-262 with and without the ``u`` flag
-    refuse it), with the engine's error: the metaschemas say ``format: "regex"``, which
-    validators do not assert by default, but ajv and ``check-jsonschema --check-metaschema``
-    refuse the schema. One only some engine reads is ``pattern-portability``'s.
+    Validates every schema document against the metaschema its ``$schema`` names (2020-12,
+    2019-09, draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using
+    jsonschema's official metaschemas, offline, and reports each violation at the JSON pointer
+    of the offending keyword (50 at most per schema; how many more is said among what the run
+    did not check).
+
+    A custom dialect whose metaschema the corpus holds is judged by that metaschema. Any other
+    ``$schema`` is judged as the draft it stands for (a legacy "latest draft" URI, a draft in
+    another spelling, an unknown dialect read from its keywords), with one ``info`` per file
+    saying which draft was assumed and the URI to write instead; it is never judged as
+    2020-12 by default. An embedded resource with its own ``$schema`` is judged by its own
+    dialect. A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` is an
+    OpenAPI 3.0 Schema Object (3.0.3 §4.7.24) and judged as one.
+
+    A ``pattern`` (or ``patternProperties`` key) that no engine can compile (``^a(b$``), or too
+    large to compile (``a{4294967296}``), is reported at the pattern, as ajv refuses the schema;
+    one only some engine reads is ``pattern-portability``'s.
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
@@ -68,6 +45,10 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A generated bundle is judged at its sources. A dialect published on the host of the
+    schema's own ``$id`` is the project's own: no notice.
 """
 
 from __future__ import annotations

@@ -1,58 +1,25 @@
 """A field reference in the prose states a type or requiredness that the bound schema contradicts.
 
 What it does
-    Reads what the prose says of an object's fields and holds it to the schema object it is
+    Reads what the prose says of an object's members and holds it to the schema object it is
     bound to (``speclint bindings`` shows each binding and its evidence):
 
     - field tables (a name column and a ``Type`` or ``Required`` column) and field lists
-      (``- `url` (string, REQUIRED): ...``, "this field is REQUIRED"), bound to the object
-      their heading or lead-in names, else to those declaring most of their fields;
+      (``- `url` (string, REQUIRED): ...``), bound to the object their heading or lead-in
+      names, else to the one declaring most of their fields;
     - object listings in code blocks (a pseudo-schema, a Python model, a TypeScript
-      interface), bound only to the schema their name names;
-    - sentences: "`x` is `null`" against a type that rejects null, "one of `a` or `b` MUST
-      be given" against an object that asks for neither, "`path` is required" and "A
-      playbook file must declare a `steps` element" against one that does not require it,
-      "`name` is a string" (one JSON type, no union) against its declaration (bound to the
-      one object declaring the member, or the one the section's headings name);
-    - requiredness with emphasised keywords (``**MUST**``, ``__MUST__``) or of a type's
-      name ("A Loan MUST contain a `borrower` property"); "MAY be null" without a subject
-      under a heading naming one field (``## Parcel.labels``), and ``Object.field is null``
-      (the object the path's first segment names; ``nullable: true`` admits no null in
-      OpenAPI 3.1); copies of one definition (one file name, one pointer) are one object;
-    - a union said of a member ("its value MUST be an object or URI string", "an integer
-      or a float"): each alternative a set of JSON types, one the schema rejects a drift;
-    - a heading naming a type beside its kind ("## Top level (Query class)") binds its list;
-    - a type between dashes after a list item's field (``- **nodes** - array - the
-      nodes``);
-    - a member the prose names as one ("the `rule` field", "the *rule* attribute",
-      "Attribute: reference") that no schema of its version declares, where a plural or
-      singular spelling of it is declared (by at most three objects), and no data file of
-      the repository uses it as a key: the text's misspelling of that member;
-    - ``Object.member`` (``QEdge.qualifier_constraints``, plain or code) where the one
-      schema of that name (its published copies aside) declares every member it may have and
-      not this one (a migration guide, a changelog, a sentence about an obsolete or removed
-      member aside);
-    - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
-      ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
-      member REQUIRED; one finding for the sentence);
-    - an API client generator's model page (OpenAPI Generator's ``Name | Type | Description |
-      Notes`` table under ``## Properties``; a member without ``[optional]`` in Notes is
-      required), bound to the component its title names; a generated page, but its
-      disagreement with the hand-written API document is kept: the page is stale, regenerate it;
-    - a section (``## warmup``) among sibling sections that are nearly all members of one
-      closed object, which the object does not declare (a documented member the schema lacks);
-    - in an API document: a property's description saying one of two members of its object
-      is required ("One of url or content is required"), held to that object; a required
-      parameter (``in: path`` always is) whose description says what happens when it is not
-      given ("If not specified, ...").
+      interface) and an API client generator's model pages, bound to the schema they name;
+    - sentences: "`x` is `null`", "`path` is required", "`name` is a string", "one of `a` or
+      `b` MUST be given", "its value MUST be an object or URI string";
+    - a member the prose names (``Object.member``, "the `rule` field") that the object does not
+      declare, or declares in a near spelling (a plural for a singular);
+    - in an API document, a property description saying one of two members is required, and a
+      required parameter whose description says what happens when it is not given.
 
-    A type word (``integer``, ``array of T``, ``enum``, a schema's name) is held to ``type``,
-    ``items`` and the ``$ref`` target; REQUIRED and OPTIONAL to the ``required`` lists that
-    apply (one in a branch or condition is not contradicted). A member documented as
-    REQUIRED, or with a type on a page that names the object, that the object does not
-    declare is reported too. Requiredness is also held to proto ``google.api.field_behavior``:
-    the prose's, and the JSON Schema property that ``proto-message-drift`` pairs with the
-    proto field (a same-named definition sharing under a third of the fields is no pair).
+    A type word (``integer``, ``array of T``, a schema's name) is held to ``type``, ``items``
+    and the ``$ref`` target; REQUIRED and OPTIONAL to the ``required`` lists that apply (one in
+    a branch or condition is not contradicted), and to a proto field's
+    ``google.api.field_behavior`` where ``proto-message-drift`` pairs it with the property.
 
 Why is this bad?
     Readers implement the field reference, validators the schema: a client that sends the
@@ -76,12 +43,9 @@ Options
 
 Limitations
     Not judged: unions in a field list or table (``string or number``), ``any``, nullable
-    forms, a schema without a ``type``, a cell with a footnote mark (``Yes*``), dotted paths
-    other than ``Object.field`` in a null claim (``undocumented-field``'s),
-    operation parameter tables, proposals and design folders. Where several objects fit a
-    reference alike, only a claim every one contradicts is reported. The cases are the
-    tests', each named after it (``tests/test_type_claims_46*.py``,
-    ``tests/test_type_claims_truth*.py``, ``tests/test_routes_claims_truth3.py``).
+    forms, a schema without a ``type``, a cell with a footnote mark (``Yes*``), operation
+    parameter tables, proposals, design folders, migration guides and changelogs. Where
+    several objects fit a reference alike, only a claim every one contradicts is reported.
 """
 
 from __future__ import annotations

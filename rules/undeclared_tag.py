@@ -3,16 +3,12 @@
 What it does
     In an OpenAPI document that declares its tags (a top-level ``tags`` list), reports each
     operation tag (in ``paths`` and ``webhooks``) that looks like a misspelling of a declared
-    one (the same but for letter case; or within two edits, one for a name under five letters,
-    on a tag only one operation carries or of a declared tag no operation carries: a rename
-    half done) as a warning at the tag, with the declared list
-    as related location. The other undeclared tags are one ``info`` notice per document, their
-    uses as related locations: OpenAPI allows them, and a generator that declares most tags but
-    not one (however close its name) costs only a group description; so the notice is given
-    only where most declared tags carry a ``description`` (a list of bare names loses nothing).
-    A document that declares no tags states no convention and is not checked. (A repeated
-    declared tag, and a repeated ``operationId``, are ``openapi-invalid``'s: the OpenAPI
-    specification forbids them.)
+    one (the same but for letter case, or a few edits away on a tag only one operation
+    carries or of a declared tag no operation carries: a rename half done) as a warning at the
+    tag, with the declared list as related location. The other undeclared tags are one
+    ``info`` notice per document, their uses related, where most declared tags carry a
+    ``description`` (what an undeclared tag loses). A document that declares no tags states
+    no convention and is not checked.
 
 Why is this bad?
     OpenAPI allows undeclared tags (3.1 §4.8.10: "tags that are not declared MAY be organized
@@ -43,6 +39,9 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A repeated declared tag is ``openapi-invalid``'s (the specification forbids it).
 """
 
 from __future__ import annotations

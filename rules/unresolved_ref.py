@@ -6,38 +6,15 @@ What it does
     draft-04) and reports those that reach no schema: a missing file, a JSON pointer that names
     nothing (when only an unescaped ``/`` is wrong, the ``~1`` pointer to write, RFC 6901 §3), an
     ``$id`` no corpus schema defines, a reference that is not a URI reference (RFC 3986), a loop
-    of ``$ref``-only schemas, or a URL whose host is a bare word (``https://schemas/x.json``:
-    a ``warning``, with the URL it likely meant). A schema's ``$ref`` that names a whole OpenAPI
-    or AsyncAPI document (a schema library kept as an API file, named without a fragment)
-    reaches its root, no schema: a validator ignores ``paths`` and ``components`` as unknown
-    keywords and accepts any value there; the message names a fragment to write.
+    of ``$ref``-only schemas, a URL whose host is a bare word (``https://schemas/x.json``: a
+    ``warning``, with the URL it likely meant), or a schema's ``$ref`` to a whole OpenAPI or
+    AsyncAPI document (its root is no schema; the message names a fragment to write).
 
     Nothing is fetched: a remote URL is not followed, and the run's summary says so ("not
-    checked: 3 remote references not followed"), not a finding. A URL is the corpus's own when
-    its ``$id``\\s publish on that host (on a shared host such as ``raw.githubusercontent.com``
-    or ``OWNER.github.io``, under its own repository); it then resolves to the file the corpus
-    publishes there.
-
+    checked: 3 remote references not followed"), not a finding. A URL on a host where the
+    corpus's ``$id``\\s publish is the corpus's own, and resolves to the file published there.
     One missing target is one finding, at its first referencing site, with the other sites as
-    related locations (200 at most), however each spells the path; so is one name missing
-    beside the files of several folders (each plug-in folder naming ``shared.schema.json``), and
-    three or more missing ``$id``\\s under one folder. A pointer that runs through a ``$ref``
-    (``.../allOf/0/properties/x`` where ``allOf/0`` is a ``$ref``: json-schema-ref-parser's
-    bundles hold them) names nothing, RFC 6901 §4; the message names the pointer it means.
-
-    Listed under "not checked", not findings: a bare name (``rootProperty.schema.json``) that one
-    schema of another folder declares as its relative ``$id``, which a tool finding schemas by
-    ``$id`` or a build's schema search path resolves but JSON Schema's rules do not (2020-12
-    §8.2: beside the referring file); and a bare name of no file of the repository, nor one
-    close to it, from schemas without an absolute ``$id``, where its Markdown links that file
-    or another repository's schema folder on a code host (an extension's schemas naming a base
-    specification's, glTF's ``glTFProperty.schema.json``).
-
-    Not reported: a target that exists but is not JSON or YAML (a Markdown description), a generated bundle's copies (judged at their
-    sources, ``speclint.analyses.repository.lineage``), a local pointer that the repository's bundler
-    merges in (``speclint.analyses.api.merging``). An ``info`` says what was not checked: references
-    into a git submodule that is not checked out, and into a file a program of the repository
-    writes (``speclint.analyses.repository.downloads.program_writes``).
+    related locations, however each spells the path.
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference
@@ -51,11 +28,8 @@ Example
           $ref: '../schemas/error-envelope.schema.json'
 
     FAIL when ``schemas/error-envelope.schema.json`` is not in the corpus:
-    ``error [unresolved-ref] `../schemas/error-envelope.schema.json` → schemas/error-envelope.schema.json
-    does not exist ...``
-
-    ``schemas/a.schema.json`` ``{"$ref": "b.schema.json"}`` with ``schemas/b.schema.json``
-    ``{"$ref": "a.schema.json"}``: FAIL (circular ``$ref`` chain).
+    ``error [unresolved-ref] `../schemas/error-envelope.schema.json` →
+    schemas/error-envelope.schema.json does not exist ...``
 
 Use instead
     ::
@@ -67,6 +41,13 @@ Use instead
 
 Options
     None.
+
+Limitations
+    Listed as not checked, not reported: a bare name another folder's schema declares as its
+    ``$id`` (a search path JSON Schema does not have), references into a git submodule not
+    checked out or a file a program of the repository writes. Not reported: a target that
+    exists but is not JSON or YAML, a generated bundle's copies, a pointer the repository's
+    bundler merges in.
 """
 
 from __future__ import annotations

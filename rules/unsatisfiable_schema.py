@@ -2,79 +2,54 @@
 
 What it does
     Decides, for every client-submitted schema (OpenAPI 3.x request bodies and parameters, and
-    the payloads of AsyncAPI messages the client sends; all schema files too with
-    ``scope = "all"``), whether any JSON value can pass it. The decision is
-    jsonschema-rs's canonicaliser, which understands JSON Schema 2020-12 including
-    ``unevaluatedProperties`` and reduces a contradictory schema to ``false``. ``$ref``\\s resolve
-    through the corpus only (offline); a schema whose references do not resolve is left undecided
-    (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
-    schema accepts everything or nothing. The finding names the keyword that kills the schema
-    and the property it rejects, from the composition's closed ``allOf`` branches. A schema
-    unsatisfiable only because a closed ``required`` names members nothing declares is
-    ``required-undeclared``'s finding (one defect, one finding); when the run does not run
-    that rule (off, ``--ignore``d, not selected) it is reported here, naming the ``required``
-    list, never a branch the schema does not have. Likewise a schema whose every ``enum``
-    member (or ``const``) its own keywords reject (``type: string`` with ``enum: [0, 1]``) is
-    ``value-invalid``'s finding, at each member, unless that rule does not run; an empty
-    ``enum`` is reported here.
+    the payloads of AsyncAPI messages the client sends), whether any JSON value can pass it,
+    with jsonschema-rs's canonicaliser (JSON Schema 2020-12, ``unevaluatedProperties``
+    included). ``$ref``\\s resolve through the corpus only (offline). Other dialects
+    (draft-04 to -07, OpenAPI 3.0, AsyncAPI 2) are translated to 2020-12 first and decided in
+    their own terms, with advice that fits the dialect. The finding names the keyword that
+    kills the schema and the property it rejects.
 
-    Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
-    and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
-    boolean ``exclusiveMinimum`` is a bound, keywords beside a ``$ref`` are ignored, ``nullable``
-    admits null, keywords the dialect did not have are dropped), and the advice fits the dialect
-    (OpenAPI 3.0 has no ``unevaluatedProperties``). A dialect it cannot translate (draft-03,
-    an unknown ``$schema``) is listed among what the run did not check, never a verdict a
-    2020-12 reading would invent.
-
-    A satisfiable schema can still reject a property it declares: ``allOf: [{properties: {a},
-    additionalProperties: false}, {properties: {b}}]`` accepts ``{}`` and ``{"a": 1}`` but never
-    ``b``. Each such property is reported too, with the closed branch that forbids it (decided by
-    asking whether ``allOf: [schema, {required: [name]}]`` is satisfiable).
+    A declared property a closed branch of a satisfiable schema rejects is reported too.
 
 Why is this bad?
-    RFC 0094 §A: OpenWOP's ``createRun`` body was ``allOf`` of an inline object and
+    RFC 0094 §A: a ``createRun`` body was ``allOf`` of an inline object and
     ``run-options.schema.json``, each with ``additionalProperties: false``. In 2020-12
-    ``additionalProperties`` sees only its sibling ``properties``, so each branch forbade the other's
-    fields and no documented request could pass: a strictly validating client could not create a run.
+    ``additionalProperties`` sees only its sibling ``properties``, so each branch forbade the
+    other's fields and no documented request could pass.
 
 Example
     ::
 
-        requestBody:
-          content:
-            application/json:
-              schema:
-                allOf:
-                  - {type: object, required: [workflowId], properties: {workflowId: {type: string}},
-                     additionalProperties: false}
-                  - $ref: '../schemas/run-options.schema.json'   # additionalProperties: false
+        # the createRun request body
+        schema:
+          allOf:
+            - {type: object, required: [workflowId], properties: {workflowId: {type: string}},
+               additionalProperties: false}
+            - $ref: '../schemas/run-options.schema.json'   # additionalProperties: false
 
     FAIL: ``error [unsatisfiable-schema] POST /v1/runs (createRun) request body: no instance can
-    satisfy this schema:
-    `allOf/1/additionalProperties` (from `schemas/run-options.schema.json`) forbids `workflowId`,
-    which `allOf/0` requires ...``
+    satisfy this schema: `allOf/1/additionalProperties` ... forbids `workflowId` ...``
 
 Use instead
-    Open the branches and close the composition, where 2020-12 can see every branch's properties::
+    Open the branches and close the composition, where 2020-12 sees every branch's properties::
 
-              schema:
-                allOf:
-                  - {type: object, required: [workflowId], properties: {workflowId: {type: string}}}
-                  - $ref: '../schemas/run-options.schema.json'   # no additionalProperties
-                unevaluatedProperties: false
+        schema:
+          allOf:
+            - {type: object, required: [workflowId], properties: {workflowId: {type: string}}}
+            - $ref: '../schemas/run-options.schema.json'   # no additionalProperties
+          unevaluatedProperties: false
 
     PASS.
 
 Options
-    ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters and
-    client-sent AsyncAPI payloads; ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
-    2.0); a schema that takes longer (a huge composition) is not judged: the run lists it among
-    what it did not check, and the rule goes on with the next schema. Set them in
-    ``speclint.toml``::
+    ``scope``: ``"client-submitted"`` (default) or ``"all"`` (every schema file too);
+    ``budget``: seconds one decision may take (default 2.0; past it the schema is listed as
+    not checked). Set them under ``[rules.unsatisfiable-schema]`` in ``speclint.toml``.
 
-        [rules.unsatisfiable-schema]
-        scope = "all"
-        budget = 5.0
+Limitations
+    A schema whose references do not resolve, or a dialect it cannot translate (draft-03), is
+    not decided. A ``required`` name nothing declares is ``required-undeclared``'s finding, an
+    ``enum`` member its own keywords reject ``value-invalid``'s, unless that rule does not run.
 """
 
 from __future__ import annotations

@@ -5,19 +5,14 @@ What it does
     AsyncAPI document (CommonMark, OpenAPI 3.1 §4.3), that has no info string to say what it
     holds (a fence opened with bare backticks, an indented code block) and, where it is plainly
     JSON, reports a comma left out, a trailing comma or a bracket left open, at the line and
-    column of the error (in a description, at the file's line as ``fence-invalid`` places its
-    findings there). Plainly JSON: it opens an object or an array, names its members in quotes,
-    and holds nothing but strings, numbers, ``true``/``false``/``null`` and JSON's punctuation.
-    The block is judged whole, or each body of the HTTP message it shows (a request or status
-    line, header fields, the body), or each part below a label line (``Request body:``).
-    Anything else such a block may hold is not judged: shell output, a grammar, ASCII art,
-    YAML, and every sketch (an elision ``...`` or ``…`` and the trailing comma it leaves, a
-    ``<placeholder>``, a comment, a type name or ``$variable`` where a value goes, TypeScript
-    notation such as ``"id"?: string``), but for a slip in its plain part: read with its
-    placeholders (``{node_info}``, ``[analysis objects]``), comments and elisions set aside and a
-    member excerpt inside braces (``speclint.parsing.sketch_residue``), a comma left out or left
-    trailing, a colon left out or a string left open on its line (``["treats],``), with only
-    plain JSON before it, is reported.
+    column of the error. Plainly JSON: it opens an object or an array, names its members in
+    quotes, and holds nothing but strings, numbers, ``true``/``false``/``null`` and JSON's
+    punctuation. The block is judged whole, or each body of the HTTP message it shows, or each
+    part below a label line (``Request body:``).
+
+    A sketch (an elision ``...``, a ``<placeholder>``, a comment, a type name where a value
+    goes) is read with those set aside: a slip in its plain part (a comma or colon left out,
+    a string left open on its line) is still reported.
 
 Why is this bad?
     Examples are what implementers copy first, and a block with no language is still read as
@@ -39,18 +34,15 @@ Example
     member; fix the example (and tag it `json`) ...``
 
 Use instead
-    ``"id": "p-7",`` (and a ```` ```json ```` fence). PASS. A sketch shows its elisions:
-    ``"id": "p-7", ...`` is not judged.
+    ``"id": "p-7",`` (and a ```` ```json ```` fence). PASS.
 
 Options
     None.
 
 Limitations
-    Another failure (a line break inside a string, a mismatched bracket) is as often a
-    sketch's shorthand as a slip, and is not reported. A design record or a proposal
-    (``adr/``, ``proposals/``, an RFC header) is not judged. A new check: a preview rule until
-    its findings are measured. The cases each have a test named after them
-    (``tests/test_indented_blocks_46.py``, ``tests/test_sketch_residue_46.py``).
+    Not judged: shell output, a grammar, ASCII art, YAML; another failure (a line break inside
+    a string, a mismatched bracket), as often a sketch's shorthand as a slip; a design record
+    or a proposal (``adr/``, ``proposals/``, an RFC header).
 """
 
 from __future__ import annotations

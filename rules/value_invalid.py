@@ -1,37 +1,23 @@
 """A ``default``, ``const`` or ``enum`` member that the schema it sits in rejects.
 
 What it does
-    Checks the values a schema states about itself, at every depth of every schema object (schema
-    files, and the schema objects of OpenAPI and AsyncAPI documents: components, parameters,
-    headers, media types, payloads), each in the dialect that object is written in:
+    Checks the values a schema states about itself, at every depth of every schema object
+    (schema files, and the schema objects of OpenAPI and AsyncAPI documents), each in the
+    dialect that object is written in (an OpenAPI 3.0 ``nullable: true`` admits ``null``):
 
-    - ``default``: validated against its schema (a ``default`` outside its own ``enum`` is the
-      classic case; JSON Schema Validation 2020-12 §9.2: it "SHOULD be valid against the
-      associated schema");
+    - ``default``: validated against its schema (JSON Schema Validation 2020-12 §9.2: it
+      "SHOULD be valid against the associated schema");
     - ``const``: validated against the schema's other keywords (``type: string`` with
       ``const: 3`` is a schema no instance satisfies);
-    - each ``enum`` member: validated against the schema's other keywords (``type: string`` with
-      ``enum: [a, b, null]`` never accepts ``null``; an OpenAPI 3.0 ``nullable: true`` does).
+    - each ``enum`` member: validated against the schema's other keywords (``type: string``
+      with ``enum: [a, b, null]`` never accepts ``null``).
 
-    Two defaults say "none" by a common convention and are not reported: ``default: null``, and
-    an empty ``{}`` or ``[]`` that fails only ``required``, ``minItems`` or ``minProperties``
-    (its members take their own defaults). Defaults that stand for "unset" or "the newest" and
-    fail only for that (an empty string outside the ``enum``, ``pattern`` or ``minLength``; a
-    machine integer's largest value, ``2^63 - 1``, over a ``maximum`` of ``2^53 - 1``;
-    ``latest`` beside an ``enum`` of version numbers) are one info per file, the others as
-    related locations: true to the letter, and no maintainer changes them. A default of the
-    wrong type (``""`` or ``"8"`` for an integer, ``"false"`` for a boolean) is an error.
-
-    The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
-    with that keyword as a related location. A number a YAML file writes unquoted in a string
-    ``enum`` (``08``, ``240``: YAML reads a plain scalar as a number) is told to be quoted. ``$ref``\\s resolve through the corpus; a schema whose
-    references do not resolve is skipped (``unresolved-ref`` reports it). OpenAPI documents'
-    defaults are judged here too, in the document's dialect (3.0's ``nullable``; 3.1's 2020-12,
-    of whose defaults openapi-spec-validator judged only some), each once where it is written: a
-    default in a component is reported at the component, not at every operation that reaches
-    it (Swagger 2.0's, draft-04 with OpenAPI's words, stay ``openapi-invalid``'s). ``examples``
-    and ``example`` are ``example-invalid``'s. A generated bundle
-    (``speclint.analyses.repository.lineage``) is checked at its sources.
+    The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it
+    breaks, with that keyword as a related location; a value written once in a component is
+    reported there, not at every operation that reaches it. A default of the wrong type
+    (``""`` or ``"8"`` for an integer) is an error; a default that stands for "unset" or "the
+    newest" and fails only for that (``""`` outside an ``enum``, ``latest`` beside version
+    numbers, ``2^63 - 1`` over a ``maximum``) is one ``info`` per file.
 
 Why is this bad?
     A default is what a server assumes when the field is absent, and what generated clients and
@@ -56,6 +42,12 @@ Use instead
 
 Options
     ``keywords`` (default ``["default", "const", "enum"]``): the value keywords to check.
+
+Limitations
+    ``default: null``, and an empty ``{}`` or ``[]`` that fails only ``required``,
+    ``minItems`` or ``minProperties``, say "none" by convention and are not reported. A schema
+    whose references do not resolve is skipped. ``examples`` are ``example-invalid``'s;
+    Swagger 2.0's defaults ``openapi-invalid``'s.
 """
 
 from __future__ import annotations

@@ -5,30 +5,22 @@ What it does
 
     - the corpus version: ``version`` in this rule's options, else the latest release heading
       of the root changelog (``CHANGELOG.md``, ``CHANGES.md``, ``HISTORY.md``, ``NEWS.md``,
-      ``RELEASES.md``; ``## [1.2.0] - 2026-05-01``, release-please's linked heading too;
-      ``Unreleased`` and ``2.0.0-dev`` skipped), else ``package.json``'s ``version`` when that
-      package is the specification's (not a placeholder such as ``0.0.0``, a monorepo root, a
-      tool's, a documentation site's or a service's package, unless an API document shares its
-      version);
+      ``RELEASES.md``; ``## [1.2.0] - 2026-05-01``; ``Unreleased`` skipped), else
+      ``package.json``'s ``version`` when that package is the specification's;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``) and the one its own
       ``info.description`` names ("This document follows AsyncAPI 3.0.0").
 
     It reports an API document whose ``info.version`` is not the corpus version, a
     ``package.json`` that disagrees with the changelog, and a self-description that names
-    another spec version than the document declares. Not reported: a development placeholder
-    a build fills in (``0.1.0-dev``, ``${VERSION}``, ``latest``), a released copy in a folder
-    or file named for its version (``v1.1/openapi.yaml``), a sample under ``examples/`` or
-    ``test/``, and a document *ahead* of the corpus version unless the two are evidently one
-    numbering (an API document declares, or declared, a release the changelog lists).
-    Versions are compared on major.minor by default (patch releases of the corpus do not
-    change the protocol); ``precision = "patch"`` compares all three parts. ``1.0`` and
-    ``1.0.0`` are the same version.
+    another spec version than the document declares. Versions are compared on major.minor by
+    default (``1.0`` and ``1.0.0`` are the same version).
 
 Why is this bad?
-    RFC 0094 §I: both API documents said ``info.version: "1.0"`` while the corpus was at 1.1.0, and
-    the AsyncAPI description named the wrong AsyncAPI version. Generated SDKs and documentation
-    portals print ``info.version``: readers were told they had an older protocol than they did.
+    RFC 0094 §I: both API documents said ``info.version: "1.0"`` while the corpus was at 1.1.0,
+    and the AsyncAPI description named the wrong AsyncAPI version. Generated SDKs and
+    documentation portals print ``info.version``: readers were told they had an older protocol
+    than they did.
 
 Example
     ::
@@ -44,7 +36,13 @@ Use instead
 
 Options
     ``version``: the corpus version, when neither the changelog nor package.json states it.
-    ``precision``: ``"minor"`` (default) or ``"patch"``.
+    ``precision``: ``"minor"`` (default) or ``"patch"`` (compare all three parts).
+
+Limitations
+    Not compared: a development placeholder (``0.1.0-dev``, ``${VERSION}``, ``latest``), a
+    released copy in a folder or file named for its version (``v1.1/openapi.yaml``), a sample
+    under ``examples/`` or ``test/``, a tool's, site's or monorepo root's ``package.json``, and
+    a document ahead of the corpus unless the two are evidently one numbering.
 """
 
 from __future__ import annotations
