@@ -233,7 +233,8 @@ def index_page(rules: dict[str, RuleInfo]) -> str:
         "# Rules",
         "",
         "One page per rule, written from the rule module's docstring by `scripts/rule_pages.py`"
-        " (`speclint rule ID` prints the same). The default set is the proven set: a rule"
+        " (`speclint rule ID` prints the same in a terminal, and `speclint rules` lists them)."
+        " The default set is the proven set: a rule"
         f" whose precision over its labelled findings of the [ecosystem check](../ecosystem.md)"
         f" is under {bar}, or that has fewer than {MIN_LABELS} of them, is a"
         " [preview rule](../preview.md) and runs only with `--preview`.",
