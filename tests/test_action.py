@@ -90,11 +90,11 @@ def yaml_blocks(text: str) -> list[str]:
 
 def documented_workflow(source: str) -> str:
     """The workflow a page shows first: docs/github-action.md's, or the README's in its section
-    on gating a pull request."""
+    on the GitHub Action."""
     text = (REPOSITORY / source).read_text(encoding="utf-8")
     if source == "README.md":
-        heading = "\n### Gating a pull request on what it changes\n"
-        text = text.split(heading, 1)[1].split("\n### ", 1)[0]
+        heading = "\n## On every pull request: the GitHub Action\n"
+        text = text.split(heading, 1)[1].split("\n## ", 1)[0]
     return yaml_blocks(text)[0]
 
 

@@ -2,8 +2,8 @@
 issue 44, item 14): outputs that fail or succeed out loud, the format from the file name, --quiet,
 --max-warnings, JUnit XML and GitLab Code Quality reports, `changes --fail-on breaking`, rule
 documentation as readable text, --select/--ignore with prefixes and "did you mean", --exit-zero,
---statistics, paths from the working folder, and a README whose every sample of output is what
-the tool prints and whose tables render on GitHub."""
+--statistics, paths from the working folder, and a README and documentation pages whose every
+sample of output is what the tool prints and whose tables render on GitHub."""
 
 from __future__ import annotations
 
@@ -718,13 +718,21 @@ def test_run_in_a_folder_of_the_corpus_paths_are_the_working_folders(tmp_path: P
     )
 
 
-# --- the README, read as GitHub renders it, and every sample of output in it ----------------------
+# --- the README and the documentation pages, and every sample of output in them ------------------
 
 MARKDOWN = MarkdownIt("commonmark").enable("table")
+# The pages written by hand: the README and docs/*.md (docs/rules/ is written from the rules'
+# docstrings, whose examples tests/test_rule_docs.py holds).
+PAGES = ["README.md", *sorted(path.name for path in (REPOSITORY / "docs").glob("*.md"))]
+
+
+def page_text(name: str) -> str:
+    path = REPOSITORY / name if name == "README.md" else REPOSITORY / "docs" / name
+    return path.read_text(encoding="utf-8")
 
 
 def readme_tokens() -> list[Token]:
-    return MARKDOWN.parse((REPOSITORY / "README.md").read_text(encoding="utf-8"))
+    return [token for name in PAGES for token in MARKDOWN.parse(page_text(name))]
 
 
 # A code span is a sample of output when it starts as speclint's own lines do, or elides a line's
@@ -733,7 +741,7 @@ OUTPUT_SPAN = re.compile(r"^(speclint: |\.\.\. |\.\.\.; |\S+/  skipped: )")
 
 
 def readme_samples() -> list[str]:
-    """Every sample of output in the README: each line of an unlabelled fence, each `console`
+    """Every sample of output in the pages: each line of an unlabelled fence, each `console`
     fence whole, and each code span that is one of speclint's lines."""
     samples: list[str] = []
     for token in readme_tokens():
@@ -803,7 +811,7 @@ def hook_lines(tmp_path: Path) -> list[str]:
 
 
 def typo_console(tmp_path: Path) -> list[str]:
-    """`$ speclint check /home/ann/spec` on a corpus with the README's typo, at a path of the
+    """`$ speclint check /home/ann/spec` on a corpus with the documented typo, at a path of the
     test's: the test's folder reads `/home/ann/spec` on both sides."""
     root = write_files(
         tmp_path / "home/ann/spec",
@@ -837,7 +845,7 @@ def console(command: str, tmp_path: Path) -> list[str]:
 
 
 # Which command prints each sample: (a pattern the sample matches, what the command prints), the
-# first that matches. A README sample no entry matches fails the test, until a way to print it is
+# first that matches. A documented sample no entry matches fails the test, until a way to print it is
 # written here.
 PRINTERS: list[tuple[str, Callable[[Path], list[str]]]] = [
     (
@@ -867,7 +875,7 @@ def printed_by(sample: str, tmp_path: Path) -> list[str]:
             if pattern not in _PRINTED:
                 _PRINTED[pattern] = printer(tmp_path)
             return _PRINTED[pattern]
-    raise AssertionError(f"no test prints the README sample {sample!r}: add one to PRINTERS")
+    raise AssertionError(f"no test prints the documented sample {sample!r}: add one to PRINTERS")
 
 
 @pytest.mark.parametrize("sample", readme_samples())
@@ -880,8 +888,8 @@ def test_every_readme_sample_is_what_the_tool_prints(sample: str, tmp_path: Path
     printed = printed_by(sample, tmp_path)
     # HEAD's count in the hook's line is the repository's own: `N` on both sides.
     normalised = re.sub(r"^speclint: \d+ findings were", "speclint: N findings were", sample)
-    assert matches_sample(normalised, printed), f"README sample {sample!r} is not printed:\n" + (
-        "\n".join(printed)
+    assert matches_sample(normalised, printed), (
+        f"documented sample {sample!r} is not printed:\n" + ("\n".join(printed))
     )
 
 
@@ -898,16 +906,16 @@ def test_the_readme_samples_are_found() -> None:
     assert sum(bool(re.match(r"corpus/schemas/run-options", s)) for s in samples) == 2
 
 
-# --- the README's tables render on GitHub -----------------------------------------------------------
+# --- the pages' tables render on GitHub -------------------------------------------------------------
 
 
-def readme_tables() -> list[list[tuple[int, list[str]]]]:
-    """Each table of the README as GitHub's table extension reads it: its rows, each with its
-    line number (from 0) and its cells' source text."""
+def page_tables(name: str) -> list[list[tuple[int, list[str]]]]:
+    """Each table of a page as GitHub's table extension reads it: its rows, each with its line
+    number (from 0) and its cells' source text."""
     tables: list[list[tuple[int, list[str]]]] = []
     row: list[str] | None = None
     line = 0
-    for token in readme_tokens():
+    for token in MARKDOWN.parse(page_text(name)):
         if token.type == "table_open":
             tables.append([])
         elif token.type == "tr_open":
@@ -920,26 +928,22 @@ def readme_tables() -> list[list[tuple[int, list[str]]]]:
     return tables
 
 
-def test_every_readme_table_keeps_all_its_text_in_its_columns() -> None:
+@pytest.mark.parametrize("name", [*PAGES, "rules/index.md"])
+def test_every_table_keeps_all_its_text_in_its_columns(name: str) -> None:
     """GitHub drops the cells beyond the header's count: a stray `|` in a row hides what follows
     it (it hid most of `openapi-invalid`'s explanation). Every row has the header's number of
     cells, each row's text is all in them, and every last cell says something."""
-    lines = (REPOSITORY / "README.md").read_text(encoding="utf-8").splitlines()
-    tables = readme_tables()
-    assert len(tables) >= 4
-    rules = next(t for t in tables if t[0][1] == ["id", "default", "catches"])
-    from speclint.run.catalog import all_rules
-
-    assert {row[0].strip("`") for _, row in rules[1:]} >= set(all_rules())
+    lines = page_text(name).splitlines()
+    tables = page_tables(name)
     for table in tables:
         width = len(table[0][1])
         for number, cells in table:
             assert len(cells) == width, (number + 1, cells)
             source = lines[number]
             assert squeezed("".join(cells)) == squeezed(source), (
-                f"README line {number + 1}: text outside the table's columns"
+                f"{name} line {number + 1}: text outside the table's columns"
             )
-            assert cells[-1].strip(), f"README line {number + 1}: an empty last cell"
+            assert cells[-1].strip(), f"{name} line {number + 1}: an empty last cell"
 
 
 def squeezed(text: str) -> str:

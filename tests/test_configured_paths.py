@@ -410,9 +410,9 @@ def test_an_in_source_waiver_with_a_mistyped_key_waives_nothing_and_says_why(
     assert any(f"`{wrong}`" in m and f"did you mean `{meant}`" in m for m in messages), messages
 
 
-def test_the_readme_sample_of_a_typo_is_what_speclint_prints(tmp_path: Path) -> None:
-    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
-    sample = next(line for line in readme.splitlines() if "unknown option `ignore_case`" in line)
+def test_the_documented_sample_of_a_typo_is_what_speclint_prints(tmp_path: Path) -> None:
+    page = (REPOSITORY / "docs" / "configuration.md").read_text(encoding="utf-8")
+    sample = next(line for line in page.splitlines() if "unknown option `ignore_case`" in line)
     root = write_files(
         tmp_path / "home/ann/spec",
         {**SPEC, "speclint.toml": "[rules.broken-link]\nignore_case = true\n"},

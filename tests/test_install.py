@@ -1,5 +1,5 @@
 """Instructions that resolve (issue 25, item 9): the README's Install commands work as written in a
-fresh virtual environment, the release workflow that would publish v0.1.0 is a valid workflow that
+fresh virtual environment, the tour of docs/getting-started.md leaves the checkout as it was, the release workflow that would publish v0.1.0 is a valid workflow that
 checks the tag against the versions before it publishes, and a virtual environment made by the
 instructions is not committed."""
 
@@ -34,9 +34,9 @@ def readme_block(heading: str) -> str:
 
 
 def tour_blocks() -> list[str]:
-    """The ```sh blocks of the README's tour: its section up to its first subsection."""
-    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
-    tour = readme.split("\n## A 60-second tour\n", 1)[1].split("\n#", 1)[0]
+    """The ```sh blocks of the tour (docs/getting-started.md): its section up to the next."""
+    page = (REPOSITORY / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    tour = page.split("\n## A 60-second tour\n", 1)[1].split("\n#", 1)[0]
     return re.findall(r"```sh\n(.*?)\n```", tour, re.S)
 
 

@@ -465,7 +465,7 @@ def test_the_data_file_is_fresh_against_the_labels() -> None:
         assert within <= data["rules"].get(rule, {"labels": 0})["labels"], rule
 
 
-def test_the_readme_names_the_default_set_the_data_file_gives(
+def test_the_documentation_names_the_default_set_the_data_file_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(preview, "measured", SHIPPED)
@@ -480,10 +480,10 @@ def test_the_readme_names_the_default_set_the_data_file_gives(
     named = [f"`{rule}`" for rule in proven]
     listed = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
     always = ", ".join(f"`{rule}`" for rule in sorted(preview.ALWAYS_RUN))
-    readme = " ".join((REPOSITORY / "README.md").read_text(encoding="utf-8").split())
-    assert f"the labels of this version the default set is {listed}, and {always}," in readme, (
-        "README, Preview rules: the default set is " + listed
-    )
+    page = (REPOSITORY / "docs" / "preview.md").read_text(encoding="utf-8")
+    assert f"the labels of this version the default set is {listed}, and {always}," in " ".join(
+        page.split()
+    ), "docs/preview.md, Preview rules: the default set is " + listed
 
 
 def test_a_file_speclint_cannot_read_is_a_finding_whatever_the_labels_say(

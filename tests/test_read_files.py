@@ -3,7 +3,7 @@
 ``speclint.parsing.kinds.READ_SUFFIXES`` is the list: discovery's default ``include`` is made of
 it, and everything that must name the same files is held to it here: the pre-commit hook's
 ``files`` pattern (a hook that skips `.mdx` lets a Model Context Protocol-style repository commit
-a broken example unchecked), the editors' set-ups the language server documents, and the README.
+a broken example unchecked), the editors' set-ups the language server documents, and the documentation pages.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from speclint.model.config import CONFIGURATION_FILES, DEFAULT_INCLUDE, Config
 from speclint.model.corpus import discover, listing
 from speclint.parsing.kinds import ATTRIBUTES_FILE, READ_SUFFIXES, DocumentKind, kind_for_path
 
-README = (REPOSITORY / "README.md").read_text(encoding="utf-8")
 # The files that say how the corpus is read, beside the files read.
 SETTINGS_FILES = (*CONFIGURATION_FILES, ATTRIBUTES_FILE)
 
@@ -41,12 +40,9 @@ def expected_files_pattern() -> str:
     return rf"(^|/)({names})$|(?i:\.({suffixes}))$"
 
 
-def readme_section(title: str) -> str:
-    """The README's text from the heading ``title`` to the next heading of its level or above."""
-    start = README.index(f"\n{title}\n")
-    level = title.split(" ", 1)[0]
-    ends = [README.find(f"\n{'#' * n} ", start + 1) for n in range(1, len(level) + 1)]
-    return README[start : min([end for end in ends if end > 0], default=len(README))]
+def page(name: str) -> str:
+    """A page of the documentation (docs/NAME.md)."""
+    return (REPOSITORY / "docs" / f"{name}.md").read_text(encoding="utf-8")
 
 
 def test_discovery_reads_the_listed_kinds_by_default() -> None:
@@ -107,7 +103,7 @@ def test_the_editor_set_ups_name_every_kind_read() -> None:
 
     assert list(VSCODE_LANGUAGES) == list(READ_SUFFIXES)
     assert list(NEOVIM_FILETYPES) == list(READ_SUFFIXES)
-    section = readme_section("## In the editor: the language server")
+    section = page("editor")
     block = re.search(r"```json\n(.*?)```", section, re.DOTALL)
     assert block is not None
     settings = json.loads(block.group(1))
@@ -120,18 +116,15 @@ def test_the_editor_set_ups_name_every_kind_read() -> None:
         assert f"`{suffix}`" in section
 
 
-@pytest.mark.parametrize(
-    "title",
-    ["## Use it as a pre-commit hook", "## Configuration", "## In the editor: the language server"],
-)
-def test_the_readme_names_every_kind_read(title: str) -> None:
-    section = readme_section(title)
+@pytest.mark.parametrize("title", ["pre-commit", "configuration", "editor"])
+def test_the_documentation_names_every_kind_read(title: str) -> None:
+    section = page(title)
     missing = [suffix for suffix in READ_SUFFIXES if f"`{suffix}`" not in section]
     assert missing == [], f"{title} does not name {missing}"
 
 
-def test_the_readme_says_which_settings_files_run_the_hook() -> None:
-    section = readme_section("## Use it as a pre-commit hook")
+def test_the_documentation_says_which_settings_files_run_the_hook() -> None:
+    section = page("pre-commit")
     assert [name for name in SETTINGS_FILES if f"`{name}`" not in section] == []
 
 

@@ -279,7 +279,7 @@ def test_a_waiver_without_a_reason_above_a_tied_fence_waives_nothing(
     assert run.waived == []
 
 
-# How a page shows a waiver to its readers (this project's README does): samples in a fence or an
+# How a page shows a waiver to its readers (this project's docs/gate.md does): samples in a fence or an
 # indented code block, not waivers (issue 44, item 12, review item 5).
 WAIVER_SAMPLES = """\
 # Waivers
@@ -310,10 +310,10 @@ def test_a_waiver_shown_in_a_code_block_is_no_waiver(make_corpus: MakeCorpus) ->
     assert rules_of(run_rules(corpus)) == []
 
 
-def test_the_waiver_samples_of_this_readme_are_no_waivers() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    assert "speclint-ignore" in readme  # the samples this test is about
-    assert collect(Context.from_texts({"README.md": readme})) == []
+def test_the_waiver_samples_of_this_documentation_are_no_waivers() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "gate.md").read_text(encoding="utf-8")
+    assert "speclint-ignore" in page  # the samples this test is about
+    assert collect(Context.from_texts({"docs/gate.md": page})) == []
 
 
 def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reason(

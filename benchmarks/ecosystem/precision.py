@@ -25,8 +25,9 @@ not have is ignored; ``check.py`` and ``tests/test_ecosystem.py`` validate the f
 does not: it also reads label files of repositories ``repos.toml`` does not list, in tests). Its
 stale count differs from ``check.stale``'s list on purpose: a first-read label whose finding is
 gone is kept there (it records the first reading) but counts here as not judging any finding. Rerun this script after labelling, and after an
-ecosystem run whose findings changed, then regenerate the reference reports (README, "Reference
-reports"), whose SARIF marks the preview rules.
+ecosystem run whose findings changed, then regenerate the reference reports (docs/development.md,
+"Reference reports"), whose SARIF marks the preview rules, and the rule pages, which show each
+rule's precision (``python scripts/rule_pages.py``).
 
 Heuristics (issue 45): a rule with several ways to a finding names them (its ``HEURISTICS``),
 and each finding of a run says which made it (``heuristic`` in the JSON report, kept by
