@@ -15,8 +15,8 @@ What it does
     string holds data. What remains must parse: a missing comma beside a comment, an elision
     or a placeholder is still reported.
 
-    Heuristics: ``page``, a page's fences (guesses nothing); in preview until labels measure
-    them, ``api-description``, the fences of an API document's ``description``, and
+    Heuristics: ``page``, a page's fences (guesses nothing); ``api-description``, the fences
+    of an API document's ``description`` (preview until labels measure it); and
     ``sketch-residue``, a sketch read once more with its notation
     set aside, where a comma or colon left out or a string left open after plain JSON is an
     error no notation explains.
