@@ -17,9 +17,8 @@ What it does
 
     Heuristics: ``page``, a page's fences (guesses nothing); ``api-description``, the fences
     of an API document's ``description`` (preview until labels measure it); and
-    ``sketch-residue``, a sketch read once more with its notation
-    set aside, where a comma or colon left out or a string left open after plain JSON is an
-    error no notation explains.
+    ``sketch-residue``, a sketch read once more with its notation set aside, where a comma or
+    colon left out or a string left open after plain JSON is an error no notation explains.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
