@@ -2,7 +2,7 @@
 
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\s through the corpus (offline): OpenAPI media type, parameter and header examples
+    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples
     (also those kept in other files), AsyncAPI message payloads, a schema's own ``examples``
     (a warning: Validation 2020-12 §9.5 only recommends that they validate), files in an
     ``examples`` folder a schema names, and JSON/YAML fences in Markdown, tied to a schema by
