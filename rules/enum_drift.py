@@ -15,9 +15,10 @@ What it does
     configured or referenced binding gives an error, one by name or projection a warning.
 
     Heuristics (``speclint rule`` shows their precision): ``configured``, ``reference``,
-    ``field-name``, ``projection`` (an API document's copy of the enum), ``value-shapes``
-    (definition lists, value tables, running text), ``sentence-values`` (plain words in a
-    sentence that names the field: "List threads by status (idle, busy, error)").
+    ``field-name``, ``projection``, ``value-shapes``, ``sentence-values``. ``projection`` binds
+    an API document's copy of the enum; ``value-shapes`` reads definition lists, value tables
+    and running text; ``sentence-values`` plain words in a sentence that names the field
+    ("List threads by status (idle, busy, error)").
 
 Why is this bad?
     RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel

@@ -13,13 +13,13 @@ What it does
     failing keyword (for a ``oneOf``, the closest branch).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
-    precision; the first three guess nothing): ``in-document``, ``explicit``, ``own-schema``,
-    ``adjacent-text``, ``definition-name``, ``by-value``, ``by-operation``, ``by-shape``,
-    ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``, ``x-examples``,
-    ``api-description``, ``heading-name``, ``format``, ``extension-name``, ``api-json-text``,
-    ``parameter-value``, ``envelope-kind``, ``section-scope``, ``page-root``, ``lead-in``,
-    ``section-title``, ``shared-member``, ``member-elements`` (``speclint.analyses.fences``
-    documents each).
+    precision; ``in-document``, ``explicit`` and ``own-schema`` guess nothing):
+    ``in-document``, ``explicit``, ``adjacent-text``, ``definition-name``, ``own-schema``,
+    ``by-value``, ``by-operation``, ``by-shape``, ``by-fragment``, ``by-exchange``,
+    ``api-component``, ``case-convention``, ``x-examples``, ``api-description``,
+    ``heading-name``, ``format``, ``extension-name``, ``api-json-text``, ``parameter-value``,
+    ``envelope-kind``, ``section-scope``, ``page-root``, ``lead-in``, ``section-title``,
+    ``shared-member``, ``member-elements`` (``speclint.analyses.fences`` documents each).
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
