@@ -2,33 +2,20 @@
 
 What it does
     Walks every *instance* (a data file that names its schema, see ``instance-invalid``) beside
-    its schema, through ``$ref``, ``allOf``, ``properties``, ``patternProperties``,
-    ``additionalProperties``, ``dependentSchemas``, ``prefixItems`` and ``items`` (and the
-    draft-04 to 2019-09 spellings of them). An ``anyOf`` or ``oneOf`` is entered only through the
-    branches the value is valid against (``oneOf``: exactly one); ``if``/``then``/``else``,
-    ``not`` and ``contains`` are not entered. Where the value is an array of objects and the
-    array's schema says a key of its items is unique, each item that repeats the key of an
-    earlier item is reported, at the repeated key member, with the first occurrence as a related
-    location.
+    its schema. Where an array of objects has a schema saying a key of its items is unique,
+    each item that repeats the key of an earlier item is reported at the repeated key member,
+    the first occurrence related. Values compare as JSON values (``1`` equals ``1.0``); items
+    that lack the key are not compared.
 
     JSON Schema cannot say "unique by key" (``uniqueItems`` compares whole items, and
-    ``instance-invalid`` already reports it), so the claim is read from:
+    ``instance-invalid`` reports it), so the claim is read from:
 
-    - an ``x-unique-keys`` annotation on the array schema: a list of property names
-      (``["id"]``: each is unique on its own), or of lists of them for compound keys
-      (``[["namespace", "name"]]``); a name starting with ``/`` is a JSON pointer into the item
-      (``"/meta/id"``). A malformed value is ignored. Reported as errors;
-    - the array schema's ``description``: "Each MUST have a unique `typeId`", "`name` must be
-      unique", "each with a unique name" when ``name`` is a property of the items;
-    - the ``description`` of a property of the items that scopes its uniqueness: "unique within
-      the chart", "unique among ...", "unique across ...", "MUST be unique". Not "globally
-      unique" or "host-unique" alone (a claim about a namespace, not this array), not "unique
-      within its department" (a scope narrower than the array), and never a negated claim
-      ("need not be unique"). Both description readings are reported as warnings.
-
-    Items that lack a key (or one part of a compound key) are not compared. Values compare as
-    JSON values (``1`` and ``1.0`` are equal). Only instances are checked; ``example``\\s in
-    OpenAPI and AsyncAPI documents may come later.
+    - an ``x-unique-keys`` annotation on the array schema: property names (``["id"]``), lists
+      of them for a compound key (``[["namespace", "name"]]``), or JSON pointers into the item
+      (``"/meta/id"``); an error;
+    - the array's ``description`` ("Each MUST have a unique `typeId`"), or the ``description``
+      of an item property that scopes its uniqueness to the array ("unique within the chart",
+      "MUST be unique"; not "globally unique", nor a negated claim); a warning.
 
 Why is this bad?
     A collection keyed by an identifier is read into a map by every consumer: the second item
@@ -57,6 +44,11 @@ Options
     ``annotation`` (default ``"x-unique-keys"``): the annotation keyword to read.
 
     ``descriptions`` (default ``true``): ``false`` reads the annotation only.
+
+Limitations
+    An ``anyOf``/``oneOf`` is entered only through the branches the value is valid against;
+    ``if``/``then``/``else``, ``not`` and ``contains`` are not entered. A malformed annotation
+    is ignored. Only instances are checked, not the examples of API documents.
 """
 
 from __future__ import annotations

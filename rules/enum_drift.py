@@ -1,26 +1,24 @@
 """A value set stated in prose and the schema enum it describes disagree.
 
 What it does
-    Reads every value set the Markdown states and binds it to the schema enum it describes.
-    A set is a union or list of code spans, a table column headed by the field, "Supported
-    values are: `a`, `b`" (under ``value-shapes`` also definition lists, value tables and
-    running text); it binds by ``[bindings]``, by a reference beside it
-    (`` `RunSnapshot.status` ``), or by the field name among the overlapping enums of that
-    name of the page's version (``speclint bindings`` shows the evidence).
+    Reads every value set the Markdown states (a union or list of code spans, a table column
+    headed by the field, "Supported values are: `a`, `b`") and binds it to the schema enum it
+    describes: by ``[bindings]``, by a reference beside it (`` `RunSnapshot.status` ``), or by
+    the field name among the enums of that name of the page's version (``speclint bindings``
+    shows the evidence).
 
     Values the prose documents that the enum lacks are one finding at the ``enum``, naming
     every prose place; values the enum lists that a complete prose set leaves out (not one
-    given "e.g.") are one finding at the prose. A list that does both (a value renamed on one
-    side) is one drift, one finding at the enum, where the value the prose documents is added:
-    the list is related, and a place of it (a waiver there covers that side). Alike enums and
-    lists repeating one disagreement fold into one finding, the others related. Each finding
-    has a value x side table: the values in question, present or missing in the enum and in
-    each prose place. A configured or referenced
-    binding gives an error, one by name or by an API document's projection a warning.
-    Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
-    ``value-shapes``, ``sentence-values`` (a list of plain words in a sentence that names the
-    field: "List threads by status (idle, busy, error)", "Statuses are idle, busy and error.")
-    (``speclint rule`` shows their precision).
+    given "e.g.") are one finding at the prose; a value renamed on one side is one finding at
+    the enum, the prose related. Alike enums and lists repeating one disagreement fold into
+    one finding. Each finding has a value x side table of the values in question. A
+    configured or referenced binding gives an error, one by name or projection a warning.
+
+    Heuristics (``speclint rule`` shows their precision): ``configured``, ``reference``,
+    ``field-name``, ``projection``, ``value-shapes``, ``sentence-values``. ``projection`` binds
+    an API document's copy of the enum; ``value-shapes`` reads definition lists, value tables
+    and running text; ``sentence-values`` plain words in a sentence that names the field
+    ("List threads by status (idle, busy, error)").
 
 Why is this bad?
     RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
@@ -52,9 +50,8 @@ Options
 
 Limitations
     Not bound: a proposal's page by name alone, an enum in a ``then``/``else``, a ``const``
-    or a variant's one-value tag by name, a bundle's or copy's enum (its source is). A value
-    the schema's description mentions is a deliberate difference. The cases are the tests',
-    each named after it.
+    or a variant's one-value tag by name, a bundle's or copy's enum (its source is).
+    A value the schema's description mentions is a deliberate difference.
 """
 
 from __future__ import annotations

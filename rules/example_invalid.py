@@ -2,81 +2,24 @@
 
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\\s through the corpus (offline):
-
-    - OpenAPI media type, parameter and header examples, also those kept in other files
-      (path-item, response, parameter and example files, by ``$ref`` or ``externalValue``),
-      judged against the schema of the place that refers to them and reported where written;
-      AsyncAPI message payloads;
-    - a schema's own ``examples``/``example`` (a warning: JSON Schema only recommends that they
-      validate, Validation 2020-12 §9.5);
-    - files in an ``examples``/``samples``/``conformance`` folder: one a schema names as its
-      example (``example: {$ref: ../examples/edu.json}``, also in an ``allOf`` branch beside a
-      ``$ref``) against that schema (out of the branch, the ``allOf``'s holder: its every
-      branch applies), not the narrower one its values would bind it to; an example assembled
-      by ``$ref`` (beside members, or in an ``allOf``) is not judged on what the merge brings;
-    - JSON/YAML fences in Markdown, tied to a schema by their info string (```` ```json
-      schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or
-      bound by what the example is: the schema it names, the values it fixes, the operation it
-      sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
-      said by a status line, the fence's title or the words above), its shape, the part of
-      a root document it shows, or, where nothing else binds it, a heading that names one
-      definition ("Full manifest example"); and a member named by a reverse-DNS extension
-      name (``io.cnab.dependencies``) against the schema whose ``$id`` that name gives
-      (``speclint.analyses.prose.fences`` documents each tie).
-
-    OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
-    definition (frozen versions, generated, vendored, client copies) bind as their source.
+    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples
+    (also those kept in other files), AsyncAPI message payloads, a schema's own ``examples``
+    (a warning: Validation 2020-12 §9.5 only recommends that they validate), files in an
+    ``examples`` folder a schema names, and JSON/YAML fences in Markdown, tied to a schema by
+    their info string (```` ```json schema=x.schema.json ````), a marker comment,
+    configuration or the paragraph above, or bound by what the example is.
     ``speclint bindings`` lists every example with what binds it, or why nothing does.
-    ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (OpenAPI 3.0.3 §4.7.24.1,
-    §4.7.12.1), a ``readOnly`` discriminating property too: a request example need not carry it. The message names the failing keyword (for a ``oneOf``, its branches and the
-    closest one); items of one ``examples`` array failing alike are one finding. A member the
-    schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
-    even where the schema is open, with the declared spelling as the fix. A value of a prose
-    example not of the ``uuid``, ``date`` or ``date-time`` form its schema's ``format`` names is
-    a warning of its own (``format`` asserts nothing unless a validator opts in, JSON Schema
-    2020-12 Validation §7.2.1, but readers copy the example as the value's form).
+    ``readOnly``/``writeOnly`` are honoured (OpenAPI 3.0.3 §4.7.24.1). The message names the
+    failing keyword (for a ``oneOf``, the closest branch).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
-    precision): ``in-document``, ``explicit`` (info string, marker, configuration),
-    ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``,
-    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``, ``shared-member``,
-    ``member-elements``.
-    ``in-document``,
-    ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
-    schema's or a media type's vendor map of name to example (Stoplight's), validated as
-    ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
-    (CommonMark), bound as a page's fences are and reported at the file's line.
-    ``api-json-text``: a schema example of an OpenAPI or AsyncAPI document that is a string of
-    JSON text (``example: |-`` over lines) where the schema wants the object or array it shows.
-    The API exchanges the value, and API docs and mock servers show a string as a quoted
-    string, so it is reported ("write the object itself"). A JSON Schema file's block of JSON
-    text is judged by the value it shows: a docs site may render it as a descriptor's text.
-    ``parameter-value``: a query or path value of a concrete request on a page (``?end=0``)
-    against the parameter's schema in the operation it calls; placeholders, serialised lists
-    and requests the words call refused ("returns 400") are not judged. ``envelope-kind``: an
-    example bound to an envelope schema that leaves its payload open (``"data": {"type":
-    "object"}``) whose kind (``"kind": "orderstatus"``, at its top level or one member down)
-    is the file stem or title of exactly one schema the envelope does not reference: the
-    payload is validated against that schema (``speclint.analyses.api.envelopes``).
-    ``section-scope``:
-    the chain of headings above a fence names a place in a root document (a heading naming a
-    root member, in a code span, bare or in words, "Services top-level element"; sub-headings
-    naming members of its value, through maps and lists), and the fence shows a member there
-    with its object, entries of a map there (``web: {image: ...}``), or that member's value.
-    ``page-root``: a fence of one top-level member on a page whose other examples (two or more)
-    are excerpts of one root binds to that root too, where what it shows is of the kind
-    (object, list, plain value) the root declares at each member it names; a top-level member
-    that misses one of a closed root's members by case, a plural or one letter, whose value
-    has that member's shape, is reported with "did you mean". It shows a part: what it leaves
-    out (``required``) is not judged; not on a changelog page. ``lead-in``: an example nothing
-    else binds, after a sentence that names what it is ("An offering could appear as:",
-    "A Widget would look like:"), binds to the one definition of that name (or schema
-    file, ``offering.schema.json``) where it declares some of the example's members, judged
-    whole.
+    precision; ``in-document``, ``explicit`` and ``own-schema`` guess nothing):
+    ``in-document``, ``explicit``, ``adjacent-text``, ``definition-name``, ``own-schema``,
+    ``by-value``, ``by-operation``, ``by-shape``, ``by-fragment``, ``by-exchange``,
+    ``api-component``, ``case-convention``, ``x-examples``, ``api-description``,
+    ``heading-name``, ``format``, ``extension-name``, ``api-json-text``, ``parameter-value``,
+    ``envelope-kind``, ``section-scope``, ``page-root``, ``lead-in``, ``section-title``,
+    ``shared-member``, ``member-elements`` (``speclint.analyses.prose.fences`` documents each).
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -95,40 +38,23 @@ Example
     FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
 
 Use instead
-    ::
-
-                example: {runId: run-0001, status: running}
-
-    PASS. An example meant to fail is marked with a label (``invalid``, ``negative``, ``bad``,
-    ``counter-example``...) in its info string, a comment line, its heading or the line above
-    it ("Invalid example:"), and is not judged.
+    ``example: {runId: run-0001, status: running}``. PASS. An example meant to fail, labelled
+    (``invalid``, ``counter-example``...) in its info string, a comment, its heading or the
+    line above it ("Invalid example:"), is not judged.
 
 Options
     ``markers`` (default ``["normative-example", "schema", "example-of"]``): the keys of marker
-    comments that tie the next fence to a schema. ``fences`` (default none): a table from
-    ``page.md#heading-anchor`` (or ``page.md``) to a schema; every JSON fence there is checked
-    against it (a key matching no page or heading is a warning)::
-
-        [rules.example-invalid.fences]
-        "spec/rest-endpoints.md#create-a-run" = "schemas/run-request.schema.json"
-
-    ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
-    ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
-    bind the other examples by their values, their shape, the operation they sit under (and a
-    JSON-RPC response by its request, an HTTP exchange's bodies by its request); ``false`` turns
-    one off (``by-shape`` also turns off the binding of root-document excerpts).
+    comments that tie the next fence to a schema. ``fences`` (default none): a table tying
+    every JSON fence under a heading (or, without ``#anchor``, on a page) to a schema:
+    ``"spec/rest.md#create-a-run" = "schemas/run-request.schema.json"``.
+    ``adjacent``, ``by-value``, ``by-shape``, ``by-operation`` (each default ``true``): ``false``
+    turns off that binding (``by-shape`` also the binding of root-document excerpts).
 
 Limitations
-    Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
-    (``"..."``), type sketches (``"count": "integer"``) and a schema example written as the JSON
-    text of a value are judged for what they show, not for what they leave out: the cases are
-    the tests', each named after it (``grep -l example-invalid tests/``). A schema whose
-    references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
-    ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
-    does not run that one; a ``null`` that only a schema's ``nullable: true`` admits, where
-    that is no keyword (OpenAPI 3.1), is ``oas30-leftover``'s finding at the schema when that
-    rule runs. An example reference that is a URL, leads out of the root or names nothing the
-    repository holds is not followed: the run's summary says so ("not checked").
+    A partial example (a fragment, placeholders, ``"..."`` elisions, type sketches) is judged
+    for what it shows, not for what it leaves out. A schema whose references do not resolve is
+    ``unresolved-ref``'s. An example reference that is a URL or leads out of the repository is
+    not followed: the run's summary lists it as not checked.
 """
 
 from __future__ import annotations

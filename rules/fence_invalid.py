@@ -1,47 +1,24 @@
 """A JSON or YAML code fence in the prose that is broken: a reader who copies it gets an error.
 
 What it does
-    Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages and
-    of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark, OpenAPI 3.1 §4.3;
-    a preview heuristic, ``api-description``, until labels measure it), and reports one that is
-    meant as a whole
-    document and does not parse, at the line and column of the error (in a YAML literal block
-    scalar exactly; in another scalar or a JSON string, at its ``description`` key). What spec
-    prose shows in a fence that is not a document is not judged: a member
-    fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
-    where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
-    ``"URL", *``; a TypeScript-style shape: ``"id"?: string``, ``string[]``, ``string | null``,
-    ``id: Identifier``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
-    (paths with ``#`` comments), several YAML files shown side by side (each part after a
-    blank line and a comment line naming it, each parsing alone); an HTTP transcript's bodies
-    are parsed each at its own line. A numbered code callout after a line's code (``<1>``, as
-    AsciiDoc and Elastic's docs-builder write them) is an annotation, left out before the rest
-    is judged; so is a docs renderer's line notation (Shiki's ``# [!code ++]``, ``[!code
-    highlight]``), a line marked ``[!code --]`` read as removed (the page renders a diff). Sketch notation counts outside strings only: a string holds data (an author's
-    ``"Ada <ada@example.org>"``, ``"<b>bold</b>"``, a URL's ``//``), and a fence holding one is
-    judged whole; in a YAML plain scalar, an address or a closed element of markup in angle
-    brackets is data too. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:
-    ``... the rest goes here ...``) are read as notes, and so is the trailing comma one of them
-    leaves (a trailing comma elsewhere in a ``json`` fence is a slip), a value written as a
-    function call (``base64url({...})``, computed) as a value, a bracket holding a phrase
-    (``[ 6 arrays of 257 numbers ]``) as the items it describes, a string spanning lines around
-    an elision (``"{`` ``...`` ``}"``) as one line, and strings broken across lines are joined
-    where the repository says (or shows in three examples or more) that its examples wrap them.
-    What remains must parse: a missing comma beside a comment, an elision, a computed value or
-    a template's mark is still reported. A ``json5`` fence is read as JSON5 (unquoted keys,
-    single quotes). A fence a site's build fills from a file (spec-up's ``[[insert: path]]``,
-    ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
-    broken fence that a larger page repeats with the whole page it stands on (a wiki's module
-    page copying each example page) is one defect: reported at the example page, the copy
-    related. An untagged fence or an indented code block, on a page or in a description, is
-    ``untagged-json-invalid``'s. A JSON fence read as a sketch or a member excerpt (members with no
-    object's braces: ``"subject": "n0"`` on its first line) is read once more with its notation
-    set aside (``speclint.parsing.sketch_residue``: a placeholder such as ``{node_info}`` read as
-    an empty value, comments and elisions blanked, an excerpt's members inside braces): a comma
-    left out or left trailing, a colon left out or a string left open on its line, with only
-    plain JSON before it, is an error no notation explains, and is reported (a preview
-    heuristic, ``sketch-residue``). Members listed a line each with no comma after any, or two
-    parts one after the other under comments (``// Before``, ``// After``), are not one object.
+    Parses every ``json``, ``jsonc``, ``json5``, ``yaml`` and ``yml`` code fence of the Markdown
+    pages and of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark,
+    OpenAPI 3.1 §4.3), and reports one that is meant as a whole document and does not parse,
+    at the line and column of the error. An HTTP transcript's bodies are parsed each at its
+    own line.
+
+    What spec prose shows in a fence that is not a document is not judged: a member fragment,
+    a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names where values
+    go, ``"id"?: string``), a list of endpoints, several YAML files side by side. Comments,
+    elisions (``...``), code callouts (``<1>``) and a renderer's line notation
+    (``# [!code ++]``) are read as notes. Sketch notation counts outside strings only: a
+    string holds data. What remains must parse: a missing comma beside a comment, an elision
+    or a placeholder is still reported.
+
+    Heuristics: ``page``, a page's fences (guesses nothing); ``api-description``, the fences
+    of an API document's ``description`` (preview until labels measure it); and
+    ``sketch-residue``, a sketch read once more with its notation set aside, where a comma or
+    colon left out or a string left open after plain JSON is an error no notation explains.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -69,13 +46,10 @@ Options
     None.
 
 Limitations
-    A fence of a design record or a proposal (``adr/``, ``proposals/``, ``rfcs/``, an RFC
-    header) is not judged, nor a YAML fence holding ``...`` (it also ends a YAML document). The
-    cases each have a test named after them (``tests/test_discovery.py``,
-    ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
-    ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``,
-    ``tests/test_prose_fences_46.py``, ``tests/test_indented_blocks_46.py``,
-    ``tests/test_sketch_residue_46.py``).
+    A fence of a design record or a proposal (``adr/``, ``proposals/``, ``rfcs/``) is not
+    judged, nor a YAML fence holding ``...`` (it also ends a YAML document), nor a fence a
+    site's build fills from a file (``--8<-- "path"``, ``{% include path %}``): the file is
+    checked as itself. An untagged fence or an indented code block is ``untagged-json-invalid``'s.
 """
 
 from __future__ import annotations

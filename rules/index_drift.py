@@ -1,76 +1,29 @@
 """An index page that lists a file that does not exist, or misses one that does.
 
 What it does
-    Finds the *index pages* of the repository: Markdown tables and lists that claim to list the
-    files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status index),
-    and compares each with the folder. Each table row or list item is an *entry*; the file it names
-    first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
-    nothing but a file name) is the file it lists; a link without an extension that a site
-    serves as a page beside it (``../spec/Credentials`` for ``Credentials.md``) names that
-    page. A link target may hold a space when written as CommonMark allows (``<obj/a b.md>``,
-    ``obj/a%20b.md``).
+    Finds the *index pages* of the repository, Markdown tables and lists that claim to list the
+    files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status
+    index), and compares each with the folder. An *entry* (a row, an item) lists the file it
+    names first: by a relative link, a code span (``run.schema.json``), or a bare cell.
 
-    A table, a list, or a section (a heading and its subsections, with the tables and lists in
-    them) is taken for the index of folder ``F`` and file suffix ``S`` (``.schema.json``,
-    ``.md``) only on evidence:
+    A table, list or section is taken for the index of folder ``F`` and suffix ``S``
+    (``.schema.json``, ``.md``) only on evidence: 3 entries or more, 80 % of them naming files
+    of ``F`` ending with ``S``, and naming 60 % of those files (``coverage``); more on a page
+    that is not a folder's index page (``README.md``, ``index.md``, ``SUMMARY.md``...) or for
+    a list in one section that does not say it is complete ("Contents", "All schemas"). A "See
+    also", "Related" or "Further reading" section indexes nothing. Then it reports, as warnings:
 
-    - at least 3 entries, and at least 80 % of them name a file of ``F`` ending with ``S`` (or of
-      a subfolder of ``F``: ``envelopes/ask.schema.json``; each subfolder the entries name is
-      then read too, and no other);
-    - the entries name at least 60 % of the files of ``F`` ending with ``S`` (option
-      ``coverage``): a "see also" list of three schemas in a folder of twenty claims nothing;
-    - a list in one section of a page names nearly all of them (80 %), unless it shows that it
-      means to be complete: a "Specifications" list naming 4 of a folder's 6 pages may be a
-      selection. It shows it when it is the page's own (under the page's title, in no section
-      of it), when its heading or the sentence before it says so ("Contents", "Index", "All
-      schemas", "Every page of this folder", "the following files"), or when a comment before
-      it says a tool generated it;
-    - the page is a folder's index page (``README.md``, ``index.md``, ``_index.md``,
-      ``SUMMARY.md``, ``contents.md``, ``toc.md``); any other page, and any list of the
-      repository root's own files (its ``CONTRIBUTING.md``, ``LICENSE.md``...), needs 5 entries
-      and a coverage of 90 %;
-    - the section is not a "See also", "Related", "References" or "Further reading" one, nor
-      a tour that gives each file a heading of its own (an examples README with one list of
-      one example under each heading): that walks through some files, it does not list a
-      folder.
-
-    Then it reports, as warnings:
-
-    - an entry whose file does not exist, at the entry; only for names in code spans and plain
-      table cells: a *link* to a missing file is a broken link, left to the ``broken-link`` rule so
-      one defect is reported once (option ``links`` reports them here too);
-    - each file of ``F`` ending with ``S`` that the page does not name anywhere (a link, a code
-      span or a plain mention anywhere on the page counts), once per file, at the table or list,
-      with the file as a related location;
-    - an entry that names its file in a link whose target has a raw space
-      (``[Complex Value](obj/Complex Value.md)``): CommonMark makes no link of it, so the page
-      shows it as text, and ``broken-link``, which reads links as CommonMark does, never sees
-      it. The file is listed, so it is not reported as missing; the entry is, at its target,
-      with the fix: ``<obj/Complex Value.md>`` or ``obj/Complex%20Value.md``. A page MkDocs
-      builds (an ``mkdocs.yml`` above it) is rendered by Python-Markdown, which makes a link
-      of such a target: not reported there.
-
-    A file missing from a list that several pages repeat (a menu of the folder's pages at the
-    top of each of them) is one finding, at the first page, the others related. A subpage of a
-    listed page (``purchase-flow.md``, named after ``purchase.md``, which links it) is reached
-    through that page and needs no entry.
-
-    The index page itself, files named like index pages (``README.md``, ``index.md``...), pages
-    named for what is left over (``other.md``, ``others.md``, ``misc.md``,
-    ``miscellaneous.md``: "Other servers" collects the ones the entries do not name), a page
-    whose name joins its words otherwise than every listed name does (``vehicle_states.md``
-    beside ``car-share.md``, ``ride-hail.md``: another kind of page), and the files the
-    ``ignore`` globs match are never required. Files of a kind speclint reads (JSON,
-    YAML, Markdown) are required only when discovery reads them: git-ignored, excluded and test
-    fixture files are not. Entries are resolved from the page's folder, then from the repository
-    root; nothing outside the root is looked at, and the answer comes from the repository's file
-    listing, never the disk.
+    - an entry whose file does not exist, at the entry (a *link* to a missing file is
+      ``broken-link``'s, unless ``links`` is set);
+    - each file of ``F`` ending with ``S`` that the page names nowhere, at the table or list,
+      the file related;
+    - an entry linking its file with a raw space (``[A b](obj/A b.md)``): CommonMark makes no
+      link of it, so write ``<obj/A b.md>`` or ``obj/A%20b.md``.
 
 Why is this bad?
     An index is how readers, and scripts that publish or bundle the folder, find its files. A
-    schema that is not in ``schemas/README.md`` is invisible to everyone who browses the spec; an
-    entry for a file that was renamed or never added sends them nowhere. Both creep in when a file
-    is added, renamed or removed and the index is edited by hand.
+    schema that is not in ``schemas/README.md`` is invisible to everyone who browses the spec;
+    an entry for a file that was renamed or never added sends them nowhere.
 
 Example
     ``schemas/README.md``, with ``schemas/`` holding ``run.schema.json``, ``event.schema.json``,
@@ -84,31 +37,25 @@ Example
         | `cancel.schema.json` | a cancel request |
 
     FAIL: ``schemas/README.md:6:3: warning [index-drift] the table indexing `schemas/`
-    (`*.schema.json`) lists `cancel.schema.json`, which does not exist ...`` and
-    ``schemas/README.md:1:1: warning [index-drift] `schemas/snapshot.schema.json` is not listed
-    in the table indexing `schemas/` ...`` (with ``schemas/snapshot.schema.json`` as the related
-    location).
+    (`*.schema.json`) lists `cancel.schema.json`, which does not exist ...``, and one for
+    ``snapshot.schema.json``, not listed.
 
 Use instead
-    A row for ``snapshot.schema.json``, and no row for ``cancel.schema.json`` (or the file added).
-    PASS.
+    A row for ``snapshot.schema.json``, and none for ``cancel.schema.json``. PASS.
 
 Options
-    ``ignore`` (list of root-relative globs, default none): files never required in an index
-    (``["schemas/internal-*.schema.json"]``).
+    ``ignore`` (root-relative globs, default none): files never required in an index.
+    ``pages`` (table, default none): declared index pages, page to glob
+    (``"schemas/README.md" = "schemas/**/*.schema.json"``): every file the glob matches must be
+    named there, every entry the glob would match must exist. ``infer`` (default ``true``):
+    ``false`` checks the ``pages`` only. ``links`` (default ``false``): also report entries that
+    link to a missing file. ``coverage`` (default ``0.6``): the share of the folder's files an
+    inferred index must name.
 
-    ``pages`` (table, page to glob, default none): declared index pages, for a repository that
-    wants no inference for them: ``"schemas/README.md" = "schemas/**/*.schema.json"``. Every file
-    the glob matches must be named on the page; every entry of the page's tables and lists whose
-    file the glob would match must exist.
-
-    ``infer`` (default ``true``): ``false`` checks the ``pages`` only.
-
-    ``links`` (default ``false``): also report entries that *link* to a missing file (by default
-    the ``broken-link`` rule's).
-
-    ``coverage`` (default ``0.6``): the share of the folder's files an inferred index must name
-    (a list in one section of a page that does not say it is complete: at least 80 %).
+Limitations
+    Never required: index-like pages (``README.md``...), catch-all pages (``other.md``,
+    ``misc.md``), a subpage its listed page links, files discovery does not read (git-ignored,
+    excluded, test fixtures). A page MkDocs builds makes a link of a raw space: not reported.
 """
 
 from __future__ import annotations

@@ -1,39 +1,24 @@
 """An inline schema in an API document that copies a schema already defined in a schema file.
 
 What it does
-    Fingerprints every schema location (see ``speclint.analyses.schemas.fingerprints``: property names,
-    types, ``required``, enums, constraints and ``$ref`` targets, ignoring descriptions and key
-    order) and compares each inline object schema of an OpenAPI or AsyncAPI document (component
-    schemas, request and response bodies, message payloads) with the object schemas of the schema
-    files. An inline schema that says the same (``speclint.analyses.schemas.fingerprints.Equivalence``: a
-    ``$ref`` to its own document's copy of a member is that member) is a copy. Mostly the same
-    property names (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with
-    more evidence: the same name, most shared members agreeing (every GeoJSON geometry has ``type``
-    and ``coordinates``, with different values; for a component of another name, all of them) and,
-    for a schema of no name in common with the original, the same members, the same
-    ``required`` members or most shared members saying exactly the same (a few key names of a
-    compatible type, as an invite event shares with the stripped state it contains, are not a
-    copy); or a comment above it, or its ``description``, calling it
-    "verbatim", "referenced" or a "copy of" something (the author's word: the bar then drops to
-    0.5). When a schema file carries the inline schema's own name, only that one is its original.
-    The finding gives the exact ``$ref`` to write instead. Not copies: a definition of another
-    version (``speclint.parsing.versions``), a generated bundle's, an earlier release of an API
-    document (one of the same ``info.title`` has a newer ``info.version``, a development
-    placeholder such as ``0.0.0`` the newest: history), and, without
-    such a comment, a shape that requires none of the fields the original requires (a PATCH body, a
-    filter over an event's attributes: a partial view).
+    Fingerprints every schema location (property names, types, ``required``, enums,
+    constraints and ``$ref`` targets; descriptions and key order ignored, see
+    ``speclint.analyses.schemas.fingerprints``) and compares each inline object schema of an OpenAPI or
+    AsyncAPI document (component schemas, request and response bodies, message payloads) with
+    the object schemas of the schema files. An inline schema that says the same is a copy, and
+    the finding gives the exact ``$ref`` to write instead.
 
-    Not reported here: a near copy that already disagrees with its original (one root cause:
-    ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
-    the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
-    most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema) or that is
-    a self-contained bundle (``speclint.analyses.schemas.fingerprints.self_contained``: built from its own
-    ``#/components`` with no ``$ref`` into another file of the repository, published addresses
-    aside), which copies them by design so that it stands alone (advising a ``$ref`` to the
-    file would undo the bundle), even where the copy's ``description``, the one its original
-    carries (a bundler copies it), says "the same as" something: that is the source's sentence,
-    not the author's word that the bundle's schema is a copy; nor the schemas of a folder of design records or proposals
-    (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``), drafts of a change.
+    Mostly the same property names (``similarity``, default 0.8) make a near copy only with
+    more evidence: the same name, or most shared members saying exactly the same; or a comment
+    or ``description`` calling it "verbatim", "referenced" or a "copy of" something (the bar
+    then drops to 0.5). A shape that requires none of the fields the original requires (a
+    PATCH body, a filter) is a partial view, not a copy.
+
+    Not copies: a definition of another version (``speclint.parsing.versions``), an earlier
+    release of an API document (another of the same ``info.title`` is newer), a generated or
+    self-contained bundle (it copies by design so that it stands alone), the schemas of a
+    design folder (``proposals/``, ``rfcs/``, ``adr/``). A near copy that already disagrees
+    with its original is ``copy-drift``'s (one root cause, every difference named).
 
 Why is this bad?
     RFC 0094 §D: the ``ai.message.chunk`` payload in ``api/asyncapi.yaml`` was a hand-made copy of

@@ -12,28 +12,19 @@ What it does
       ``--schemafile`` does for files that name nothing
       (``"examples/**/*.yaml" = "schema/workflow.yaml"``).
 
-    The schema is found in the corpus: a relative reference from the instance's folder (the
-    table's paths from the corpus root; a ``$schema`` member naming no file from there but one
-    from the corpus root, as a repository's own linter run at its root reads it, is read from
-    the root), an absolute URI by the ``$id`` of a corpus schema, or
-    through ``[ref-map]``, or a GitHub raw URL of a file the repository holds
-    (``https://raw.githubusercontent.com/o/r/main/schemas/x.json``: ``schemas/x.json`` as this
-    revision has it); a ``#/...`` fragment selects a definition. It is never fetched. The
-    instance is validated with the schema's own dialect (its ``$schema``; 2020-12 when it has
-    none), and each error is reported at the failing node, deepest ``oneOf``/``anyOf`` branch
-    first. Values that break the same rule of the schema (130 entries failing one ``pattern``)
-    are one finding, at the first, with the others as related locations (100 at most; past
-    that the message counts those not listed); at most 50 findings per file. The instance's own top-level ``$schema`` member is an annotation
-    (as the YAML language server and check-jsonschema read it) and is left out of validation,
-    unless the schema declares a ``$schema`` property or requires one.
+    The schema is found in the corpus, never fetched: a relative reference from the instance's
+    folder (else from the root), an absolute URI by the ``$id`` of a corpus schema or through
+    ``[ref-map]``, or a GitHub raw URL of a file the repository holds; a ``#/...`` fragment
+    selects a definition. The instance is validated in the schema's own dialect (2020-12 when
+    it names none), each error at the failing node; values that break one rule of the schema
+    (130 entries failing one ``pattern``) are one finding, the others related. The instance's
+    own top-level ``$schema`` member is an annotation, left out of validation unless the schema
+    declares or requires it.
 
     A named schema that is not in the corpus is a ``warning`` when the name is a relative path
-    (a broken reference). One that is a URL the corpus does not hold (an editor's modeline
-    naming a published schema), a file speclint does not load, or one in a package manager's
-    folder (``./node_modules/@angular/cli/...``, there once the packages are installed; a
-    ``vendor/`` discovery leaves out), is no finding: the file is not silently passed, the
-    run lists it among what it did not check. A custom meta-schema that names or
-    requires ``$schema`` itself (or through a schema it reaches) judges that member too.
+    (a broken reference). A URL the corpus does not hold, a file speclint does not load, or
+    one in a package manager's folder (``node_modules/``) is no finding: the run lists the
+    file among what it did not check.
 
 Why is this bad?
     Data files that name their schema are the examples, registries and configuration an
@@ -55,6 +46,10 @@ Use instead
 
 Options
     None; map files to schemas with ``[instances]`` in the configuration.
+
+Limitations
+    At most 50 findings per file, and 100 related locations per finding (the message counts
+    the rest).
 """
 
 from __future__ import annotations

@@ -2,34 +2,26 @@
 own payload's discriminator.
 
 What it does
-    Reads each AsyncAPI document's messages by channel (3.x ``channels.<c>.messages``, following
-    ``$ref``\\s to ``components/messages``; 2.x the ``publish``/``subscribe`` message and its
-    ``oneOf``), each by its ``name`` (2.x also ``messageId``; a message with neither is skipped,
-    since a component key such as ``RunStarted`` is not a wire value). Then:
+    Reads each AsyncAPI document's messages by channel (3.x ``channels.<c>.messages``, 2.x the
+    ``publish``/``subscribe`` message and its ``oneOf``, through ``$ref``\\s), each by its
+    ``name`` (2.x also ``messageId``). Then:
 
-    - **the payload's discriminator**: when the payload (through ``$ref``\\s) declares the
-      discriminator property (option ``discriminator``, default ``type``) with a ``const`` (or a
-      one-value ``enum``), it must equal the message name: the message says ``run.started`` and
-      its payload says ``run.begun`` is two names for one event;
+    - **the payload's discriminator**: when the payload declares the discriminator property
+      (option ``discriminator``, default ``type``) with a ``const`` or a one-value ``enum``, it
+      must equal the message name (``run.started`` against ``run.begun`` is two names for one
+      event);
     - **the event-type enum**: a channel's message names are bound to one string enum of the
-      corpus's schemas, by configuration (option ``enums``: a table from channel name, or
-      ``"*"``, to ``schema.json#/pointer``), or inferred where one enum holds at least three
-      of the channel's message names and three quarters of them, and no other enum holds as
-      many. Each message name the enum lacks is a finding at the message; the enum's values that
-      no message of the document names are one finding at the enum (each is an event type the
-      API document does not describe). Both at once (an event renamed on one side) are one
-      drift, one finding at the enum: the messages related, and members (a waiver at one
-      covers it), with a value x side table. A channel with a single message is not inferred.
-
-    Channels of one document share its messages: a value named by any channel's message counts
-    as described. Schemas of another version line are not bound (``speclint.parsing.versions``).
+      corpus's schemas, by configuration (``enums``), or inferred where one enum holds at least
+      three of the channel's message names and three quarters of them, and no other as many.
+      Each message name the enum lacks is a finding at the message; the enum's values no
+      message of the document names are one finding at the enum. Both at once (an event
+      renamed on one side) are one finding at the enum, with a value x side table.
 
 Why is this bad?
     The event-type enum is what receivers validate the ``type`` of each event against; the
     AsyncAPI document is what code generators and brokers are built from. A message the enum
     lacks is an event that fails validation the moment it is sent; an enum value no message
-    describes is an event nobody documented the payload of. OpenWOP's maintainers keep a script
-    for exactly this ("AsyncAPI message names equal the event-type enum").
+    describes is an event nobody documented the payload of.
 
 Example
     ::
@@ -51,16 +43,15 @@ Use instead
 
 Options
     ``enums`` (default none): ``{"<channel>" | "*" = "schema.json#/pointer"}``; a configured
-    binding is reported at ``error`` severity, an inferred one at ``warning``.
+    binding is an ``error``, an inferred one a ``warning``. ``discriminator`` (default
+    ``"type"``): the payload property whose ``const`` names the event; a mismatch is a
+    ``warning`` (a message's ``name`` is a label, not sent on the wire), an ``error`` when the
+    option is configured. ``infer`` (default ``true``): bind channels to enums by their shared
+    values. ``undescribed`` (default ``true``): report enum values no message names.
 
-    ``discriminator`` (default ``"type"``): the payload property whose ``const`` names the event.
-    A payload whose discriminator differs from the message name is a ``warning`` (a message's
-    ``name`` is a label of the document, not sent on the wire); when the option is configured
-    it is an ``error`` (the configuration says that property is the event's wire name).
-
-    ``infer`` (default ``true``): bind channels to enums by their shared values.
-
-    ``undescribed`` (default ``true``): report enum values no message names.
+Limitations
+    A message with neither ``name`` nor ``messageId`` is skipped (a component key is no wire
+    value). Schemas of another version line are not bound (``speclint.parsing.versions``).
 """
 
 from __future__ import annotations

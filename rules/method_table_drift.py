@@ -4,49 +4,24 @@ the schemas or the OpenAPI document do not have.
 What it does
     Reads the Markdown tables with a column headed ``gRPC`` method, or one headed ``JSON-RPC``
     method beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST
-    endpoint; a bare ``JSON-RPC`` column compares the transports' properties). A table with a
-    gRPC column holds each row to the rpcs of the corpus's ``.proto`` files and whole proto
-    fences (one without is JSON-RPC over HTTP, its routes no rpc's):
+    endpoint), and holds each row to the surfaces of the page's version:
 
-    - a gRPC method the row names must be an rpc (a qualified name, ``Service.Method``, by its
-      last part); one that is not is reported with the rpc the row's route is bound to, or the
-      rpc whose name is the row's plus one word (``CreateTaskPushNotification`` for
-      ``CreateTaskPushNotificationConfig``) or differs from it in letter case only, when there
-      is one;
-    - a REST route the row gives (``POST /v1/tasks/{id}:cancel``) must be the ``google.api.http``
-      binding of the row's rpc, verb and path (path variables read as wildcards:
-      ``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{id}:cancel``); for a row whose rpc is not
-      found, some rpc must be bound to it. A route is checked only where the protos declare
-      http bindings at all, and not against a named rpc that has none.
+    - a gRPC method must be an rpc of the corpus's ``.proto`` files or whole proto fences (by
+      the last part of ``Service.Method``); one that is not is reported with the rpc the row's
+      route is bound to, or a near name (one more word, another letter case);
+    - a REST route (``POST /v1/tasks/{id}:cancel``) must be the ``google.api.http`` binding of
+      the row's rpc, verb and path (``/v1/{name=tasks/*}:cancel`` reads as
+      ``/v1/tasks/{id}:cancel``), where the protos declare bindings at all;
+    - a JSON-RPC method must be defined: a request or notification schema fixing ``method``
+      beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0 §4), or an OpenRPC document's
+      ``methods[].name``;
+    - a REST route must be an operation of the API document the table is bound to (the one
+      with most of its routes), below each server's base path; the nearest one is named.
 
-    and to the other surfaces of the page's version, each once the table is bound to it: two of
-    the table's entries, and half of them, found there (one generic entry, a ``GET /health``,
-    binds no table of another API):
-
-    - each JSON-RPC method the row names (every code span of the cell; a plain cell or a
-      link's text only when method-like, with a separator: ``tasks/get``, ``eth_call``, not
-      "Unsupported" nor "deprecated") must be defined: a request
-      or notification schema fixing ``method`` beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0
-      §4) in a schema file or an OpenAPI or AsyncAPI document (an HTTP verb is a route's
-      method, not a procedure's), or an OpenRPC document's ``methods[].name`` (a local
-      reference read through; a method of another file makes the methods unknown, and none is
-      judged); one differing in letter case only is named;
-    - a REST route the row gives must be an operation of the API document the table is bound
-      to (the one with most of its routes; the same verb and path, a ``google.api.http``
-      template read as such, an Express ``:id`` as a variable, below each server's base path);
-      the operation with its path and another verb, or, below the same base, its verb and all
-      but one of two or more segments, is named. A cell the proto's binding also contradicts is one finding naming both.
-
-    A row that limits the method to some transports ("List tasks (gRPC/REST only)") is not held
-    to the others.
-
-    A pair is compared only when the evidence binds it: the same rpc name (a qualified one,
-    ``Tasks.GetTask``, in its own service), or the same verb and path. Nothing is paired by a
-    similar name alone; a near name is only suggested. A cell of prose ("Not supported"), a
-    message or enum name beside the rpc's, a row that says it has no gRPC form ("N/A", "—"),
-    a route in a link or after "see", and the protos of other APIs kept in the corpus
-    (``google.*``, ``third_party/``, ``vendor/``) are not read as names or routes; and where a
-    proto fence showing a service could not be read, no name or route is said to have no rpc.
+    A table is held to a surface only once bound to it: two of its entries, and half of them,
+    found there. A pair is compared only when the evidence binds it (the same rpc name, or the
+    same verb and path); a near name is only suggested. Cells of prose ("Not supported", "N/A")
+    and a row limited to some transports ("gRPC/REST only") are not held to the others.
 
 Why is this bad?
     A specification that publishes a REST/JSON surface and a gRPC surface of one protocol
@@ -65,14 +40,18 @@ Example
     with ``rpc TaskSubscription(...) { option (google.api.http) = { get:
     "/v1/{name=tasks/*}:subscribe" }; }`` in the proto. FAIL: ``docs/methods.md:7:47: warning
     [method-table-drift] the table gives `POST /v1/tasks/{id}:subscribe` for rpc
-    `TaskSubscription`, which the proto binds with GET (google.api.http): make the two say the
-    same route``
+    `TaskSubscription`, which the proto binds with GET (google.api.http) ...``
 
 Use instead
     The verb the proto binds (or change the binding). PASS.
 
 Options
     None.
+
+Limitations
+    The protos of other APIs kept in the corpus (``google.*``, ``third_party/``, ``vendor/``)
+    are not read. Where a proto fence showing a service could not be read, no name or route is
+    said to have no rpc; an OpenRPC method kept in another file leaves the methods unknown.
 """
 
 from __future__ import annotations

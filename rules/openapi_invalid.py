@@ -4,27 +4,22 @@ What it does
     Validates each OpenAPI 2.0 / 3.0 / 3.1 / 3.2 document with openapi-spec-validator, against
     the official schema of its declared version and by its semantic checks (path parameters
     declared, unique ``operationId``\\s, ...), and judges every schema object of an OpenAPI 3
-    document by its dialect's metaschema where it is written, in the document or in the file
-    a ``$ref`` keeps it in. Each error is placed at its node (``/components/schemas/Run/type``),
-    a repetition at the repeated one with the first related, with what to do about it.
+    document by its dialect's metaschema where it is written. Each error is placed at its node
+    (``/components/schemas/Run/type``), with what to do about it.
+
     ``$ref``\\s are followed only into the corpus, and a document is validated as its bundle
-    reads: a ``$ref`` where the version allows no Reference Object is replaced by its target (as
-    redocly and swagger-cli bundle do), and a document the repository merges with fragments
-    (``redocly join``) is validated as merged, an error in a piece reported in its own file. In
-    a piece a merge step of the repository's own reads (``npm run merge -- --source ./spec``),
-    the component keys and response descriptions a merger rewrites are left to it; elsewhere the
-    keys of one components map that break the key pattern the same way are one finding. A
-    Swagger 2.0 schema's ``pattern`` that no engine reads (``^a(b$``), which its validator does
-    not judge, is reported at the pattern, as OpenAPI 3's validator reports it.
-    Each part of another file the structure reaches by ``$ref`` (a path item, a parameter, a
-    response...) is judged once, in the role of the place naming it, where it is written
-    (``referenced-part``); a JSON Schema file whose schemas an OpenAPI 3.0 document reads as
-    Schema Objects with keywords 3.0 lacks (``examples``, ``const``) is one finding in that file
-    (``json-schema-as-3.0``). Each runs in preview until its labels prove it; ``document`` is the rest.
-    What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
-    reference that does not resolve (``unresolved-ref``: only the object holding it goes
-    unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
-    property declares (``required-undeclared``).
+    reads: a ``$ref`` where the version allows no Reference Object is replaced by its target
+    (as redocly and swagger-cli bundle do), and a document the repository merges from pieces
+    (``redocly join``) is validated as merged, an error in a piece reported in its own file.
+    What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``),
+    a reference that does not resolve (``unresolved-ref``), a ``default`` its schema rejects
+    (``value-invalid``), a ``required`` name no property declares (``required-undeclared``).
+
+    Heuristics: ``document``, the document itself; ``referenced-part``, each part of another
+    file the structure reaches by ``$ref`` (a path item, a parameter, a response), judged once
+    in the role of the place naming it; ``json-schema-as-3.0`` (preview until labels prove
+    it), a JSON Schema file an OpenAPI 3.0 document reads as Schema Objects with keywords 3.0
+    lacks (``examples``, ``const``), one finding in that file.
 
 Why is this bad?
     Code generators, gateways and documentation tools reject or misread an invalid document; the
@@ -56,18 +51,9 @@ Options
 
 Limitations
     A release the validator ships no schema for (Swagger 1.2, a later 3.x), a fragment with no
-    ``info``, a Swagger 2.0 document's parts the other rules do not read, and a document deeper
-    than the validator's stack are listed as not checked, never errors; so is the missing
-    ``paths`` of a SwaggerHub domain (a library of components, named as a domain by a
-    ``swaggerhub.com/domains/OWNER/NAME`` URL of the repository or by its template's comment);
-    a components-only 3.0 document published otherwise still needs ``paths: {}``. A document
-    the validator cannot run on is one finding at its root, and a part of another file is judged
-    only when the validator ran on the document. A part one file reaches in two roles is judged
-    in the first. The cases each have a test named after them
-    (``tests/test_integrity_rules.py``, ``tests/test_openapi_schema_objects.py``,
-    ``tests/test_references_classes.py``, ``tests/test_eco_split.py``, ``tests/test_eco_misc.py``,
-    ``tests/test_merging.py``, ``tests/test_regex_cost.py``,
-    ``tests/test_eco_batch5_sources.py``, ``tests/test_openapi_referenced_parts.py``).
+    ``info``, and a document deeper than the validator's stack are listed as not checked,
+    never errors; so is a SwaggerHub domain's missing ``paths``. A document the validator
+    cannot run on is one finding at its root.
 """
 
 from __future__ import annotations

@@ -4,19 +4,12 @@ What it does
     Applies the overlay's actions in order to a copy of the OpenAPI document it applies to
     (its `extends`, a corpus file, else the document its targets point into), as Overlay
     1.0.0 §4.4.3 says (`update` merged into each selected object, recursively, or appended
-    to each selected array; `remove` deletes each selected node), and validates the result
-    exactly as `openapi-invalid` validates a document. Each error the result has that the
-    document itself does not is reported at the action that introduced it: the last action
-    whose selected nodes hold the error's place, or lie inside it (an error at `/paths/~1pets
-    /get/responses` is the action's that removed `responses['200']`), with the error's place
-    in the document related. The document is validated once, and once with all the actions
-    applied (when they change it), however many actions there are: of the overlaid one only
-    the path items and components the overlay changed, those that reference them, what these
-    reference and the operations sharing their operationIds (the whole when it references
-    other files).
-    An error an action makes that the same action makes in a part the overlay was assembled
-    from (another overlay of the same document whose every action, as parsed data, it holds)
-    is reported once, at the part, the assembled overlay's action related.
+    to each selected array; `remove` deletes each selected node; 1.1's `copy`), and validates
+    the result exactly as `openapi-invalid` validates a document. Each error the result has
+    that the document itself does not is reported at the action that introduced it: the last
+    action whose selected nodes hold the error's place, or lie inside it, with the error's
+    place in the document related. An error an action makes that a part the overlay was
+    assembled from makes too is reported once, at the part.
 
 Why is this bad?
     The document a repository publishes or generates code from is the overlaid one: an
@@ -47,17 +40,10 @@ Options
     None.
 
 Limitations
-    Overlay 1.0 and 1.1 actions are applied (1.1.0 §4.4.3: `copy` merges the one node its
-    JSONPath selects as an `update` would, nothing when it selects none or several; inside
-    a merge an array is concatenated with an array, and a primitive node is replaced); an
-    overlay of a later release is not, nor one in an archive (a record of an edit already
-    applied, `overlay-target-unmatched` says so). Inside a 1.0 overlay's merge, a member that
-    is an array replaces the array it names. An error is matched to the document's own by its
-    place and message, so an action that removes an array item before a pre-existing error
-    moves that error and may be reported. An error no action's selected nodes touch (a
-    `$ref` an action broke elsewhere, an error in a file the document references) is
-    reported at `actions`, as is one the last toucher did not cause (an earlier action's
-    update that a later one merged into: the later one is named).
+    An overlay of a release after 1.1, or in an archive, is not applied. An error is matched
+    to the document's own by its place and message, so an action that moves a pre-existing
+    error (removing an array item before it) may be reported. An error no action's selected
+    nodes touch (a `$ref` broken elsewhere) is reported at `actions`.
 """
 
 from __future__ import annotations

@@ -4,35 +4,23 @@ What it does
     Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
     against the OpenAPI document the overlay applies to, as the earlier actions left it: its
     `extends` when that names a corpus file, else the document its targets' plain prefixes
-    point into (`speclint files` says which). A target that selects nothing is reported at the target, with where it
-    stops matching: the longest plain prefix that resolves (`$.paths`) and the members there
-    closest to the one it names. A target that is no JSONPath is reported with the parser's
-    reason. An overlay whose `extends` names a remote document, or one the repository does
-    not hold, is not checked, and the run says so among what it did not check. So is an overlay
-    without `extends` whose guessed document matches fewer than half its targets (likely an
-    archived overlay of another version of it), or whose file name names a version
-    (`fixes-1.109.0.yaml`) while the document is named for another (`api-1.140.0.yaml`), or
-    is named for none and declares another release in `info.version` (`1.140.0`: major or
-    minor differ). An overlay named for two releases joined by `to`
-    (`base-1.115.0-to-1.140.0-changes.yaml`) turns the first into the second: it applies to
-    the document of the first (by file name, or `info.version` when named for none), and
-    without one is not checked. An overlay in an archive (`overlays_archive/`,
-    `overlay-archives/`, `archive/`) is the record of an edit already applied, to a release
-    the repository may no longer hold: unless a document named for its release is there
-    (`fixes-1.181.0.yaml`, `api-1.181.0.yaml`), it is not applied, and the run counts it
-    among what it did not check. Nor is an overlay of a release speclint ships no Overlay
-    schema of.
+    point into (`speclint files` says which). A target that selects nothing is reported at the
+    target, with where it stops matching: the longest plain prefix that resolves (`$.paths`)
+    and the members there closest to the one it names. A target that is no JSONPath is
+    reported with the parser's reason.
 
-    Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`: the default of
+    Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`, the default of
     Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
-    rfc9535`) are one finding per overlay, at the first, the others related; each is then
-    evaluated as that dialect reads it (`$.paths['/pets/{id}'].get`). In an overlay that
-    declares `rfc9535`, each target that is no RFC 9535 JSONPath is a finding of its own.
+    rfc9535`) are one finding per overlay, the others related; each is then evaluated as
+    that dialect reads it. An action an overlay repeats from a part it was assembled from
+    (another overlay of the same document holding the same action) is reported once, at the
+    part.
 
-    An action an overlay repeats from a part it was assembled from (another overlay of the same
-    document whose every action, `target` and `update`/`remove`/`copy` as parsed data, it
-    holds: `all-changes.yaml` pasted together from `a.yaml` and `b.yaml`) is reported once, at
-    the part, the assembled overlay's copy related.
+    Not checked, and listed so in the run's summary: an overlay whose `extends` is remote or
+    not in the repository; one whose guessed document matches fewer than half its targets or
+    is named for another release (`fixes-1.109.0.yaml` against `api-1.140.0.yaml`); one in an
+    archive (`overlays_archive/`: an edit already applied) unless its release is still held;
+    one of a release speclint ships no Overlay schema of.
 
 Why is this bad?
     Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
@@ -63,14 +51,9 @@ Options
     None.
 
 Limitations
-    An overlay with neither `extends` nor a target whose plain prefix resolves is not
-    checked. Where it stops matching is said of the document as written, not as the earlier
-    actions left it (a target an earlier action removed is reported, with the place it names
-    in the document). The legacy dialect is read where its reading is plain (members
-    separated by dots, a member running to the next `.` or `[`); a name with a dot in it is
-    read as two. Without `extends`, the document is looked for in the overlay's folder first,
-    then the folders above it; of several its targets point into equally, the one most of its
-    targets select a node of, then the one of the plainest name.
+    Where a target stops matching is said of the document as written, not as the earlier
+    actions left it. The legacy dialect is read where its reading is plain: a name with a dot
+    in it is read as two.
 """
 
 from __future__ import annotations
