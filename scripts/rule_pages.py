@@ -208,7 +208,7 @@ def rule_page(info: RuleInfo) -> str:
     lines = info.doc.strip("\n").split("\n")
     summary, body = lines[0].strip(), lines[1:]
     source = f"rules/{info.module.rsplit('.', 1)[1]}.py"
-    out = [MARK.format(source=source), "", f"# {info.id}", "", status_line(info), ""]
+    out = [MARK.format(source=source), f"# {info.id}", "", status_line(info), ""]
     out.append(inline(summary))
     for title, section in _sections(body):
         rendered = markdown_body(section)

@@ -162,7 +162,7 @@ def test_a_docstring_is_rendered_as_markdown_with_fenced_examples() -> None:
     generator = rule_pages()
     info = next(iter(all_rules().values()))
     page = generator.rule_page(dataclasses.replace(info, doc=DOCSTRING))
-    body = page.split("\n\n", 3)[3]  # after the mark, the title and the status line
+    body = page.split("\n\n", 2)[2]  # after the mark with the title, and the status line
     assert body == (
         "A value set stated in prose and its enum disagree.\n\n"
         "## What it does\n\n"
