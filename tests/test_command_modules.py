@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import click
@@ -79,3 +80,16 @@ def test_importing_the_command_line_imports_neither_the_engine_nor_the_validator
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert imported.strip() == "[]"
+
+
+def test_every_package_of_the_source_tree_is_installed() -> None:
+    # pyproject.toml lists the packages one by one (speclint is linter/): one left out is missing
+    # from a wheel and from pre-commit's install, while an editable install finds it.
+    root = COMMANDS.parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(("speclint", *path.parent.relative_to(root / "linter").parts))
+        for path in (root / "linter").rglob("__init__.py")
+    }
+    assert found - listed == set()
