@@ -54,6 +54,7 @@ from speclint.frontends.client import (
     send,
     socket_path,
 )
+from speclint.frontends.options import RESIDENT
 from speclint.run.cache import installed_code
 from speclint.run.catalog import all_rules
 from speclint.run.engine import Options, lint_corpus
@@ -192,7 +193,7 @@ class Daemon:
         try:
             _take_on(env, umask)
             os.chdir(cwd)
-            token = cli.RESIDENT.set(self.resident)
+            token = RESIDENT.set(self.resident)
             try:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     cli.main.main(args=argv, prog_name="speclint", standalone_mode=True)
@@ -202,7 +203,7 @@ class Daemon:
                 err.write("speclint: internal error in the daemon:\n" + traceback.format_exc())
                 code = 2
             finally:
-                cli.RESIDENT.reset(token)
+                RESIDENT.reset(token)
         except (OSError, ValueError) as error:
             err.write(f"speclint: {cwd}: {error}\n")
             code = 2

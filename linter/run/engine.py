@@ -9,18 +9,25 @@ A run is, in order (architecture.md, "Data flow"):
    chosen here so that every front end (``check``, the hook, the daemon, the language server,
    the Agent Feedback Protocol) runs the same rules, the preview rules only in preview mode
    (``speclint.run.preview``);
-2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
+2. **read** (``_read``): the root's file listing and the bytes of every discovered file
+   (``corpus.snapshot``);
 3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
    base revision, which judges a change);
-4. the corpus, parsed (unchanged files from the parse cache), and, with ``diff_base``, the same
-   corpus at the base revision, linted in a temporary worktree;
-5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
-   and the waivers; a defect repeated in frozen released copies folded into one finding
-   (``speclint.run.history``), and one repeated in a document's JSON and YAML twins
-   (``speclint.run.twins``); what a rule or the corpus says was not checked (a remote
+4. **parse** (``_parse``): the corpus, parsed (unchanged files from the parse cache), and, with
+   ``diff_base``, the same corpus at the base revision, linted in a temporary worktree
+   (``_lint_base``);
+5. **judge** (``_judge``): the rules (``runner.run_rules``: forked, time-boxed, the structured
+   ones from the rule cache), and the waivers; a defect repeated in frozen released copies folded
+   into one finding (``speclint.run.history``), and one repeated in a document's JSON and YAML
+   twins (``speclint.run.twins``); what a rule or the corpus says was not checked (a remote
    ``$ref``, a proto import the repository does not hold) set apart as the run's coverage
    (``speclint.run.coverage``), never a finding;
-6. the comparisons: against the base's findings, against a baseline file.
+6. **compare** (``_compared``): against the base's findings, against a baseline file.
+
+``_lint`` calls these stages in this order, each with its inputs and outputs in view. What they
+reuse of earlier runs (files' bytes, the run, parse and rule caches) they ask of one interface,
+``speclint.run.reuse.Caches``, which the cache folder and a resident checker (the daemon's, the
+language server's) each implement.
 
 The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
 running near the limit are stopped and reported as ``internal-error`` findings, and a run that is
@@ -55,6 +62,7 @@ from speclint.model.config import Config, ConfigError, check_rule_settings, load
 from speclint.model.corpus import SKIPPED_FOLDERS, Document, decode, listing, snapshot
 from speclint.parsing.gitbase import (
     GitError,
+    GitIgnored,
     base_checkout,
     ignored,
     remove_stale_worktrees,
@@ -81,15 +89,7 @@ from speclint.run.baseline import (
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
 from speclint.run.bindings import BoundSet, enum_bindings
-from speclint.run.cache import (
-    ParseCache,
-    RuleCache,
-    RunCache,
-    corpus_folder,
-    enabled,
-    forget_stale,
-    run_key,
-)
+from speclint.run.cache import enabled, run_key
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
@@ -103,6 +103,7 @@ from speclint.run.preview import (
     previewed,
 )
 from speclint.run.resident import Resident
+from speclint.run.reuse import Caches, caches_for
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
 from speclint.run.selection import (
@@ -297,103 +298,154 @@ def lint(root: Path, options: Options | None = None) -> Outcome:
 
 
 def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
+    """The run's stages, in order: read the files, parse them, judge them (the base revision
+    first, when there is one), compare the findings with the base's and a baseline's. What a
+    stage reuses of earlier runs it asks of ``caches`` (``speclint.run.reuse.Caches``: the cache
+    folder's, or a resident checker's; None with ``--no-cache``). ``phase`` says which stage
+    runs, for the time limit's message."""
     config = _configuration(root, options.config_path)
     selected, held = _selection(config, options)
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
-    resident = options.resident
-    if resident is not None and not (options.cache and enabled() and resident.serves(root)):
-        resident = None  # --no-cache and SPECLINT_NO_CACHE=1 mean a cold run, here too
-    caching = options.cache and (resident is not None or enabled())
-    folder = corpus_folder(root) if caching and resident is None else None
-    if folder is not None:
-        forget_stale()
-    if resident is not None:
-        resident.begin()
+    caches = caches_for(root, options.cache, options.resident)
     phase[0] = "reading the files"
+    read = _read(root, config, options, caches)
+    key = run_key(root, config, read.files, selected, read.tree) if caches is not None else ""
+    plain = _recalled(caches, key) if not options.debug else None
+    if plain is not None and options.diff_base is None and not _needs_corpus(options):
+        # The run cache answers: nothing is parsed, no rule runs.
+        phase[0] = "comparing"
+        outcome = _compared(options, config, plain, _sources(read.files), None, None)
+        return _finished(outcome, None, options, config, held, phase)
+    phase[0] = "parsing"
+    prepare = _preparation(config, options, caching=options.cache and enabled())
+    corpus = _parse(root, config, read, caches, prepare)
+    # The report's excerpts: the parsed documents' own texts (not a second copy of each); the
+    # bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
+    sources = corpus.sources()
+    del read
+    deadline = _deadline(started, options.time_limit)
+    base = None
+    if options.diff_base is not None:
+        # The base first: rules that judge the change itself (compat-claim) read it.
+        phase[0] = f"linting the base revision {options.diff_base}"
+        base = _lint_base(root, options.diff_base, config, selected, deadline, caches, prepare)
+        corpus.base = base.corpus
+    result = _judge(corpus, selected, plain, options, caches, key, deadline, phase)
+    phase[0] = "comparing"
+    outcome = _compared(options, config, result, sources, corpus, base)
+    return _finished(outcome, corpus, options, config, held, phase)
+
+
+@dataclass
+class _Read:
+    """What the run read: the listing, what git ignores in it, and each discovered file's bytes
+    (or why it could not be read)."""
+
+    tree: list[str]
+    hidden: GitIgnored
+    files: dict[str, bytes | LoadProblem]
+
+
+def _read(root: Path, config: Config, options: Options, caches: Caches | None) -> _Read:
+    """Stage 1: the corpus's listing (git's index with ``Options.staged``, the overlay's new
+    files in it) and the bytes of every discovered file (``corpus.snapshot``), read through the
+    caches (a resident checker keeps unchanged files' bytes), the overlay's texts in place of
+    the files'."""
     tree = _tree(root, options.staged)
     if options.overlay:
         tree = _overlaid_tree(tree, options.overlay)
     hidden = ignored(root)  # asked once: the corpus keeps it (``Corpus.git_ignored``)
-    files = snapshot(root, config, tree, resident.files.read if resident else read_raw, hidden)
-    if resident is not None:
-        resident.end()  # files no longer listed are forgotten
+    files = snapshot(root, config, tree, caches.read if caches else read_raw, hidden)
+    if caches is not None:
+        caches.listed()
     for path, text in (options.overlay or {}).items():
         if path in files:  # discovered: the configuration includes it, git does not ignore it
             files[path] = text.encode("utf-8", "surrogateescape")
-    run_cache = resident.runs if resident else RunCache(folder) if folder is not None else None
-    key = run_key(root, config, files, selected, tree) if run_cache else ""
-    # The run cache holds plain runs. A run against a base judges the change as well
-    # (compat-claim, new and fixed findings): it uses the plain result only as `_judged` says.
-    plain = None
-    if run_cache is not None and not options.debug:
-        plain = _from_record(run_cache.get(key))
-    result = plain if options.diff_base is None else None
-    corpus = None
-    parse_cache: ParseCache | None = None
-    prepare = _preparation(config, options, caching)
-    needs_corpus = (
+    return _Read(tree, hidden, files)
+
+
+def _recalled(caches: Caches | None, key: str) -> RunResult | None:
+    """The result the run cache holds for these inputs: a plain run's. A run against a base
+    judges the change as well (compat-claim, new and fixed findings): it uses it only as
+    :func:`_judged` says."""
+    return _from_record(caches.runs.get(key)) if caches is not None else None
+
+
+def _needs_corpus(options: Options) -> bool:
+    """Whether the run needs the parsed corpus even when the run cache has its result."""
+    return bool(
         options.keep_corpus or options.bindings or options.baseline is not None or options.diff_base
     )
-    if result is None or needs_corpus:
-        phase[0] = "parsing"
-        if resident is not None:
-            parse_cache = resident.documents
-        elif folder is not None:
-            parse_cache = ParseCache(folder)
-        corpus = Context.from_snapshot(root, config, files, parse_cache, tree, prepare, hidden)
-    # The new entries are written while the rules run (each page memoised what the rules read
-    # of it as it was parsed: ``_preparation``); with a base, once the base is parsed too (an
-    # entry no document of this run used is dropped).
-    saved = (
-        parse_cache.save_soon() if parse_cache is not None and options.diff_base is None else None
-    )
-    # One rule cache for the base and the head: it keeps the entries either used.
-    rule_cache = resident.results if resident else RuleCache(folder) if folder is not None else None
+
+
+def _parse(
+    root: Path,
+    config: Config,
+    read: _Read,
+    caches: Caches | None,
+    prepare: Callable[[Document], None],
+) -> Context:
+    """Stage 2: the corpus, parsed, unchanged files from the parse cache; ``prepare`` memoises
+    on each page what the rules will read of it (:func:`_preparation`)."""
+    parses = caches.documents if caches is not None else None
+    return Context.from_snapshot(root, config, read.files, parses, read.tree, prepare, read.hidden)
+
+
+def _judge(
+    corpus: Context,
+    selected: tuple[str, ...],
+    plain: RunResult | None,
+    options: Options,
+    caches: Caches | None,
+    key: str,
+    deadline: float | None,
+    phase: list[str],
+) -> RunResult:
+    """Stage 3: the corpus's findings, waivers applied: the plain run's result when it answers
+    (no base, or :func:`_judged`), else the rules run (``runner.run_rules``: forked, time-boxed,
+    from the rule cache), copies' repeats folded, the result kept in the run cache. The parse
+    cache's new entries are written meanwhile (each page memoised what the rules read of it as it
+    was parsed); with a base, the base's too (an entry no document of this run used is dropped)."""
+    saved = caches.documents.save_soon() if caches is not None else None
     try:
-        # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
-        # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
-        sources = corpus.sources() if corpus is not None else _sources(files)
-        del files
-        base_entries: list[Entry] | None = None
-        base_result: RunResult | None = None
-        if result is None:
-            assert corpus is not None
-            rules = select_rules(corpus, selected)
-            deadline = _deadline(started, options.time_limit)
-            if options.diff_base is not None:
-                # The base first: rules that judge the change itself (compat-claim) read it.
-                phase[0] = f"linting the base revision {options.diff_base}"
-                caches = _Caches(parse_cache, rule_cache, run_cache, prepare)
-                corpus.base, base_entries, base_result = _lint_base(
-                    root, options.diff_base, config, selected, deadline, caches
-                )
-                if parse_cache is not None:
-                    saved = parse_cache.save_soon()
-                result = _judged(corpus, rules, plain, options.debug, deadline)
-            phase[0] = "running the rules"
-            if result is None:
-                result = _folded(
-                    run_rules(
-                        corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
-                    ),
-                    corpus,
-                )
-                # A rule stopped by its time box (a busy machine?) is tried again next time; a
-                # result with the change judged is a plain run's only when that found nothing.
-                if (
-                    run_cache is not None
-                    and not any(f.rule == INTERNAL_ERROR for f in result.findings)
-                    and (options.diff_base is None or not _judging_found(result))
-                ):
-                    # With the findings' baseline entries: a later run against these files as
-                    # its base compares with them, unparsed.
-                    entries = [entry_for(corpus, finding) for finding in result.findings]
-                    run_cache.put(key, _record(result, entries))
+        if options.diff_base is None and plain is not None:
+            return plain
+        rules = select_rules(corpus, selected)
+        if options.diff_base is not None:
+            judged = _judged(corpus, rules, plain, options.debug, deadline)
+            if judged is not None:
+                return judged
+        phase[0] = "running the rules"
+        cache = caches.results if caches is not None else None
+        found = run_rules(corpus, rules, debug=options.debug, cache=cache, deadline=deadline)
+        result = _folded(found, corpus)
+        # A rule stopped by its time box (a busy machine?) is tried again next time; a result
+        # with the change judged is a plain run's only when that found nothing.
+        if (
+            caches is not None
+            and not any(f.rule == INTERNAL_ERROR for f in result.findings)
+            and (options.diff_base is None or not _judging_found(result))
+        ):
+            # With the findings' baseline entries: a later run against these files as its base
+            # compares with them, unparsed.
+            entries = [entry_for(corpus, finding) for finding in result.findings]
+            caches.runs.put(key, _record(result, entries))
+        return result
     finally:
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
-    phase[0] = "comparing"
-    outcome = _compared(options, config, result, sources, corpus, base_entries, base_result)
+
+
+def _finished(
+    outcome: Outcome,
+    corpus: Context | None,
+    options: Options,
+    config: Config,
+    held: Held,
+    phase: list[str],
+) -> Outcome:
+    """The compared outcome with what some reports ask for (the bindings, what the change does
+    to the contract), less the findings of preview heuristics outside preview mode."""
     if options.bindings and corpus is not None:
         phase[0] = "listing the bindings"
         focus = options.focus
@@ -475,15 +527,15 @@ def _overlaid_tree(tree: list[str], overlay: Mapping[str, str]) -> list[str]:
     return sorted([*tree, *new], key=walk_order) if new else tree
 
 
-@dataclass
-class _Caches:
-    """The caches of a run, which its base revision's lint shares: every key is made of
-    contents, never of where the files are."""
+@dataclass(frozen=True)
+class _Base:
+    """The base revision of a run with ``--diff-base`` (:func:`_lint_base`): its corpus, the
+    baseline entries of its findings, and the result they were made of (None when the run cache
+    held the entries)."""
 
-    parse: ParseCache | None
-    rules: RuleCache | None
-    runs: RunCache | None
-    prepare: Callable[[Document], None] | None
+    corpus: Context
+    entries: list[Entry]
+    result: RunResult | None
 
 
 def _judged(
@@ -559,12 +611,16 @@ def _compared(
     result: RunResult,
     sources: dict[str, str],
     corpus: Context | None,
-    base_entries: list[Entry] | None,
-    base_result: RunResult | None = None,
+    base: _Base | None,
 ) -> Outcome:
+    """Stage 4: the findings reported, against the base revision's findings (``--diff-base``)
+    and a baseline file's entries, with the gate that says what each comparison held back and
+    which of its entries are fixed; narrowed to the focus."""
     # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
     # know; the report says what each one held back and which of its entries are fixed.
     comparisons: list[tuple[str, list[Entry], Matching, Callable[[Applied], list[str]]]] = []
+    base_entries = base.entries if base is not None else None
+    base_result = base.result if base is not None else None
     if options.diff_base is not None and base_entries is not None:
         ref = options.diff_base
         comparisons.append(
@@ -788,18 +844,18 @@ def _lint_base(
     config: Config,
     selected: tuple[str, ...] | None,
     deadline: float | None = None,
-    caches: _Caches | None = None,
-) -> tuple[Context, list[Entry], RunResult | None]:
+    caches: Caches | None = None,
+    prepare: Callable[[Document], None] | None = None,
+) -> _Base:
     """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
     ``selected`` (the run's rule ids) is None (rules may look at the worktree's files, so they
     run inside it): with the baseline entries of its findings, and the result they were made of
     (its findings in the entries' order, and its coverage).
 
-    With ``caches``, the base is parsed and linted as a plain run on the same files would be: its
-    result is keyed by the files' contents (and the corpus root's path, not the worktree's: no
-    rule reads where the corpus is), so the run that checked this revision before it was
-    committed (the pre-commit hook, or ``speclint check``) answers for it."""
-    caches = caches or _Caches(None, None, None, None)
+    With ``caches`` (the run's), the base is parsed and linted as a plain run on the same files
+    would be: its result is keyed by the files' contents (and the corpus root's path, not the
+    worktree's: no rule reads where the corpus is), so the run that checked this revision before
+    it was committed (the pre-commit hook, or ``speclint check``) answers for it."""
     try:
         with base_checkout(root, ref) as base_path:
             if not base_path.is_dir():
@@ -807,38 +863,38 @@ def _lint_base(
             tree = listing(base_path.resolve())
             hidden = ignored(base_path)
             files = snapshot(base_path, config, tree, git_ignored=hidden)
+            parses = caches.documents if caches is not None else None
             base_corpus = Context.from_snapshot(
-                base_path, config, files, caches.parse, tree, caches.prepare, hidden
+                base_path, config, files, parses, tree, prepare, hidden
             )
             if selected is None:
-                return base_corpus, [], None
-            key = run_key(root, config, files, selected, tree) if caches.runs else ""
+                return _Base(base_corpus, [], None)
+            key = run_key(root, config, files, selected, tree) if caches is not None else ""
             del files
-            record = caches.runs.get(key) if caches.runs else None
+            record = caches.runs.get(key) if caches is not None else None
             known = _recorded_entries(record)
             if known is not None:
-                return base_corpus, known, _from_record(record)
+                return _Base(base_corpus, known, _from_record(record))
             base = _folded(
                 run_rules(
                     base_corpus,
                     select_rules(base_corpus, selected),
                     deadline=deadline,
-                    cache=caches.rules,
+                    cache=caches.results if caches is not None else None,
                 ),
                 base_corpus,
             )
             entries = [entry_for(base_corpus, f) for f in base.findings]
-            if caches.runs is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
+            if caches is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
                 caches.runs.put(key, _record(base, entries))
-            return base_corpus, entries, base
+            return _Base(base_corpus, entries, base)
     except GitError as error:
         raise EngineError(str(error)) from None
 
 
 def base_corpus(root: Path, ref: str, config: Config) -> Context:
     """The corpus at git revision REF, parsed but not linted (``speclint changes``)."""
-    corpus, _, _ = _lint_base(root, ref, config, None)
-    return corpus
+    return _lint_base(root, ref, config, None).corpus
 
 
 # --- the run cache's record of a result ---------------------------------------------------------

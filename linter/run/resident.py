@@ -188,8 +188,9 @@ class Runs(RunCache):
 
 
 class Resident:
-    """What one corpus's resident checker keeps between runs (see the module docstring). A run
-    of :func:`speclint.run.engine.lint` uses it when its ``Options.resident`` is this corpus's."""
+    """What one corpus's resident checker keeps between runs (see the module docstring): the
+    run's caches (``speclint.run.reuse.Caches``) in memory. A run of
+    :func:`speclint.run.engine.lint` uses it when its ``Options.resident`` is this corpus's."""
 
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
@@ -207,5 +208,9 @@ class Resident:
         self.documents.begin()
         self.results.begin()
 
-    def end(self) -> None:
+    def read(self, root: Path, path: str) -> bytes | LoadProblem:
+        return self.files.read(root, path)
+
+    def listed(self) -> None:
+        """The run's files are read: those no longer listed are forgotten."""
         self.files.end()
