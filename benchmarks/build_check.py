@@ -66,7 +66,7 @@ import yaml
 HERE = Path(__file__).resolve().parent.parent
 MANIFEST = ".speclint-build.json"
 CATALOG = "catalog.json"
-# `speclint: not built: PATH: MESSAGE (and N more)` (frontends/cli.py, build_command)
+# `speclint: not built: PATH: MESSAGE (and N more)` (frontends/commands/build.py)
 NOT_BUILT = re.compile(r"^speclint: not built: (?P<path>.+?): (?P<message>.*)$")
 API_NOT_BUILT = re.compile(
     r"^speclint: \d+ API document\(s\) could not be bundled \((?P<paths>.*)\)"
