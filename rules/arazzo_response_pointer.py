@@ -43,11 +43,7 @@ Options
     None.
 
 Limitations
-    A schema that takes any property (no `properties`, or `additionalProperties`), a
-    Response Object in another file and a media type with no schema are unknown: nothing is
-    reported. Only a pointer
-    after `#` is judged (`$response.body.id` is `arazzo-unresolved-expression`'s). A step whose
-    call does not resolve, or whose source is not read, is not judged.
+    Not judged: a schema that takes any property (no `properties`, or `additionalProperties`), a Response Object in another file, a media type with no schema, a step whose call does not resolve or whose source is not read. Only a pointer after `#` is judged (`$response.body.id` is `arazzo-unresolved-expression`'s).
 """
 
 from __future__ import annotations

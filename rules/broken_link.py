@@ -13,18 +13,16 @@ What it does
     target that works.
 
 Why is this bad?
-    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
-    moved file breaks every link to it silently. A dead link misleads but changes no contract:
-    a ``warning``.
+    Links are how a spec's reader goes from a rule to its definition; a renamed heading or a moved file breaks every link to it silently. A dead link misleads but changes no contract: a ``warning``.
 
 Example
     ``spec/runs.md``::
 
         See [the state machine](lifecycle.md#states) and `errors.md` §"Retry budget".
 
-    FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
-    `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
-    `#run-states`?) ...``) and ``spec/errors.md`` no section "Retry budget".
+    FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link] ... has no
+    heading or anchor `#states` (did you mean `#run-states`?) ...``) and ``spec/errors.md`` no
+    section "Retry budget".
 
 Use instead
     ::
@@ -43,11 +41,7 @@ Options
     with ``/`` always as a site route (``"site"``) or from the repository root (``"repository"``).
 
 Limitations
-    A fragment that differs from an anchor only in case is fine where GitHub renders the page
-    and an ``info`` on a site. What a build makes and speclint cannot see is not judged: files
-    a build copies into place, anchors of build-time includes, templates and item codes, MyST
-    cross-references, routes a site sets in code. Nor are meeting records, archives or a page
-    an API description renders.
+    A fragment that differs from an anchor only in case is fine where GitHub renders the page and an ``info`` on a site. Not judged: what a build makes (copied files, anchors of includes, templates, MyST cross-references, routes set in code), meeting records, archives, a page an API description renders.
 """
 
 from __future__ import annotations

@@ -15,14 +15,12 @@ What it does
     dialect. A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` is an
     OpenAPI 3.0 Schema Object (3.0.3 §4.7.24) and judged as one.
 
-    A ``pattern`` (or ``patternProperties`` key) that no engine can compile (``^a(b$``), or too
-    large to compile (``a{4294967296}``), is reported at the pattern, as ajv refuses the schema;
-    one only some engine reads is ``pattern-portability``'s.
+    A ``pattern`` (or ``patternProperties`` key) that no engine can compile (``^a(b$``,
+    ``a{4294967296}``) is reported at the pattern, as ajv refuses the schema; one only some engine
+    reads is ``pattern-portability``'s.
 
 Why is this bad?
-    Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
-    guess. ``"required": "id"`` (a string, not an array) is silently ignored by lenient validators,
-    so the field the author meant to require is optional everywhere.
+    Validators disagree about invalid schemas: some reject them, some ignore the bad keyword. ``"required": "id"`` (a string, not an array) is silently ignored by lenient validators, so the field meant to be required is optional everywhere.
 
 Example
     ::
