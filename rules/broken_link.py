@@ -1,19 +1,19 @@
 """A Markdown link, image or section reference that leads nowhere in the repository.
 
 What it does
-    Checks offline every link of the Markdown pages (inline, reference-style, images, raw
-    HTML; not in code or comments) and every ``file.md §Section`` reference of the prose. A
-    relative path must name a file or folder of the repository, with its case (as on GitHub);
-    a fragment must be an anchor the page has as its renderer makes them (``speclint files``
-    says which renders each page); a link starting with ``/``, or a site's route, is read as
-    the page's renderer reads it; a section reference must name a heading, a bold lead-in, a
-    label line or a number of the page. An ``http(s)`` URL is never fetched, but one into the
-    corpus's own schema ``$id`` folders must be a corpus schema's ``$id``. Links to one
-    missing target are one finding, the others related; "did you mean" proposes only a
-    target that works.
+    Checks offline every link of the Markdown pages (inline, reference-style, images, raw HTML; not
+    in code or comments) and every ``file.md §Section`` reference. A relative path must name a file
+    or folder of the repository, in its case (as on GitHub); a fragment, an anchor of the page as
+    its renderer makes them (``speclint files`` names it); a ``/`` link or a site route is read as
+    that renderer reads it; a section reference must name a heading, bold lead-in, label line or
+    number of the page. ``http(s)`` URLs are never fetched, but one into the corpus's own ``$id``
+    folders must be a corpus schema's ``$id``. Links to one missing target are one finding, the
+    others related; "did you mean" proposes only a target that works.
 
 Why is this bad?
-    Links are how a spec's reader goes from a rule to its definition; a renamed heading or a moved file breaks every link to it silently. A dead link misleads but changes no contract: a ``warning``.
+    Links are how a spec's reader goes from a rule to its definition; a renamed heading or a moved
+    file breaks every link to it silently. A dead link misleads but changes no contract: a
+    ``warning``.
 
 Example
     ``spec/runs.md``::
@@ -41,7 +41,10 @@ Options
     with ``/`` always as a site route (``"site"``) or from the repository root (``"repository"``).
 
 Limitations
-    A fragment that differs from an anchor only in case is fine where GitHub renders the page and an ``info`` on a site. Not judged: what a build makes (copied files, anchors of includes, templates, MyST cross-references, routes set in code), meeting records, archives, a page an API description renders.
+    A case-only fragment difference is fine where GitHub renders the page, an ``info`` on a site.
+    Not judged: what a build makes (copied files, anchors of includes, templates, MyST
+    cross-references, routes set in code), meeting records, archives, a page an API description
+    renders.
 """
 
 from __future__ import annotations

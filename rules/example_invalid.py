@@ -35,7 +35,8 @@ Example
                 schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
                 example: {runId: run-0001, status: paused}
 
-    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
+    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword
+    `enum`)``
 
 Use instead
     ``example: {runId: run-0001, status: running}``. PASS. An example meant to fail, labelled

@@ -45,7 +45,8 @@ Options
     None; map files to schemas with ``[instances]`` in the configuration.
 
 Limitations
-    At most 50 findings per file, and 100 related locations per finding (the message counts the rest).
+    At most 50 findings per file, and 100 related locations per finding (the message counts the
+    rest).
 """
 
 from __future__ import annotations

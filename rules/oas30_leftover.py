@@ -43,7 +43,9 @@ Options
     None.
 
 Limitations
-    ``example`` alone is deprecated but valid: not reported. A Schema Object with a ``$schema`` of its own is judged by it, not here. A loose schema that neither the OpenAPI structure (``schema``, ``components``) nor a ``$ref`` names is not judged.
+    ``example`` alone is deprecated but valid: not reported. A Schema Object with a ``$schema`` of
+    its own is judged by it, not here. A loose schema that neither the OpenAPI structure
+    (``schema``, ``components``) nor a ``$ref`` names is not judged.
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ What it does
     open (most likely a misspelling of a declared name, which the message suggests).
 
 Why is this bad?
-    ``required`` and ``properties`` are independent keywords: a name required but not declared takes any value, so a typo (``workflowID`` for ``workflowId``) silently makes the real property optional and unvalidated. Under ``additionalProperties: false`` every instance fails.
+    ``required`` and ``properties`` are independent keywords: a name required but not declared takes
+    any value, so a typo (``workflowID`` for ``workflowId``) silently makes the real property
+    optional and unvalidated. Under ``additionalProperties: false`` every instance fails.
 
 Example
     ::

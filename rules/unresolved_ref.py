@@ -15,7 +15,8 @@ What it does
     target is one finding, at its first referencing site, the others related.
 
 Why is this bad?
-    A validator given the schema fails at run time (or, worse, ignores the reference and accepts everything); code generators stop, far from the commit that moved or deleted the target.
+    A validator given the schema fails at run time (or, worse, ignores the reference and accepts
+    everything); code generators stop, far from the commit that moved or deleted the target.
 
 Example
     ``api/openapi.yaml``::
