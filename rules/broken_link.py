@@ -32,13 +32,13 @@ Use instead
     PASS when the pages have the headings "Run states" and "Retry budgets".
 
 Options
-    ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
-    written and the path it resolves to (``["generated/**", "https://example.org/*"]``).
-    ``anchors``, ``section-references``, ``schema-ids`` (default ``true`` each): check fragments
-    into Markdown pages, ``file.md §Section`` references, links into the ``$id`` folders.
-    ``ignore-case`` (default ``false``): accept a case-only fragment difference on a site too.
-    ``root-relative`` (default ``"auto"``: as the page's renderer reads it): read a link starting
-    with ``/`` always as a site route (``"site"``) or from the repository root (``"repository"``).
+    ``ignore`` (default ``[]``): globs of link targets not checked, as written or resolved
+    (``["generated/**", "https://example.org/*"]``). ``anchors`` (default ``true``): check fragments
+    into Markdown pages; ``section-references`` (default ``true``): ``file.md §Section`` references;
+    ``schema-ids`` (default ``true``): links into the ``$id`` folders. ``ignore-case`` (default
+    ``false``): accept a case-only fragment difference on a site too. ``root-relative`` (default
+    ``"auto"``: as the page's renderer reads it): read a ``/`` link always as a site route
+    (``"site"``) or from the repository root (``"repository"``).
 
 Limitations
     A case-only fragment difference is fine where GitHub renders the page, an ``info`` on a site.
