@@ -16,9 +16,8 @@ What it does
     its fix is one (declare the response's content schema).
 
 Why is this bad?
-    The workflow reads a value the API never sends: the output is empty, and every later step
-    that uses it sends nothing. A property renamed in the API (`runId` to `id`) breaks the
-    workflow silently; this finds it where it is read.
+    The workflow reads a value the API never sends: the output is empty and every later step using
+    it sends nothing. A property renamed in the API (`runId` to `id`) breaks the workflow silently.
 
 Example
     ::
@@ -43,11 +42,10 @@ Options
     None.
 
 Limitations
-    A schema that takes any property (no `properties`, or `additionalProperties`), a
-    Response Object in another file and a media type with no schema are unknown: nothing is
-    reported. Only a pointer
-    after `#` is judged (`$response.body.id` is `arazzo-unresolved-expression`'s). A step whose
-    call does not resolve, or whose source is not read, is not judged.
+    Not judged: a schema that takes any property (no `properties`, or `additionalProperties`), a
+    Response Object in another file, a media type with no schema, a step whose call does not resolve
+    or whose source is not read. Only a pointer after `#` is judged (`$response.body.id` is
+    `arazzo-unresolved-expression`'s).
 """
 
 from __future__ import annotations

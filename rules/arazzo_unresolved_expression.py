@@ -2,45 +2,37 @@
 that the document does not declare.
 
 What it does
-    Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document, in values,
-    strings (`Bearer {$inputs.token}`), conditions and each `reference`. Each must name what is
-    declared where it is written: `$inputs.<name>` a property of its workflow's `inputs` schema;
+    Reads every runtime expression (Arazzo 1.0.1 §4.7) of an Arazzo document, in values, strings
+    (`Bearer {$inputs.token}`), conditions and each `reference`. Each must name what is declared
+    where it is written: `$inputs.<name>` a property of its workflow's `inputs` schema;
     `$steps.<stepId>.outputs.<name>` a step of the same workflow and an output it declares;
-    `$workflows.<id>.outputs.<name>` a workflow of the document or of an Arazzo source and
-    what it declares; `$sourceDescriptions.<name>` a declared source;
-    `$components.<kind>.<name>` a declared component of the kind the reference needs. A
-    misspelt root (`$input.x`) is reported too, and so is `$response` in a parameter value or
-    request body (the request is built before any response exists). A body read with a dot in
-    an output (`$response.body.id` for §4.7's `$response.body#/id`) is one warning per document.
-    The fix names the nearest declared name; one missing name read in several places is one
-    finding, the others related.
+    `$workflows.<id>.outputs.<name>` a workflow of the document or of an Arazzo source and its
+    output; `$sourceDescriptions.<name>` a declared source; `$components.<kind>.<name>` a declared
+    component of that kind. Also reported: a misspelt root (`$input.x`), and `$response` in a
+    parameter value or request body (built before any response exists); a body read with a dot
+    (`$response.body.id` for `$response.body#/id`) is one warning per document. The fix names the
+    nearest declared name; one missing name read in several places is one finding, the others
+    related.
 
 Why is this bad?
-    A runner evaluates an expression that names nothing to nothing: the step sends an empty
-    parameter, the workflow's output is missing, a condition compares against null and the
-    workflow takes the wrong branch, all without an error at the place of the mistake.
+    An expression that names nothing evaluates to nothing: the step sends an empty parameter, an
+    output is missing, a condition compares against null and takes the wrong branch, with no error
+    where the mistake is.
 
 Example
     ::
 
         - workflowId: adopt
-          inputs:
-            type: object
-            properties: {petId: {type: string}}
+          inputs: {type: object, properties: {petId: {type: string}}}
           steps:
             - stepId: find
               operationId: getPet
-              parameters:
-                - {name: petId, in: path, value: $inputs.pet_id}
+              parameters: [{name: petId, in: path, value: $inputs.pet_id}]
 
     FAIL: `$inputs.pet_id`: workflow `adopt` has no input `pet_id`; did you mean `petId`?
 
 Use instead
-    ::
-
-                - {name: petId, in: path, value: $inputs.petId}
-
-    PASS.
+    ``value: $inputs.petId``. PASS.
 
 Options
     None.

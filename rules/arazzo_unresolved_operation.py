@@ -2,20 +2,18 @@
 sources hold.
 
 What it does
-    Resolves what each step of an Arazzo document calls (Arazzo 1.0.1 §4.6.5): an
-    `operationId`, bare (searched in every OpenAPI source) or qualified
+    Resolves what each step of an Arazzo document calls (Arazzo 1.0.1 §4.6.5): an `operationId`,
+    bare (searched in every OpenAPI source) or qualified
     (`$sourceDescriptions.<name>.<operationId>`); an `operationPath`
-    (`{$sourceDescriptions.<name>.url}#/paths/~1pets/get`, a JSON pointer into the source);
-    a `workflowId`, local or qualified (in an Arazzo source). One that names no operation or
-    workflow, or a source the document does not declare, is reported at the field, with the
-    one meant when there is a near miss (letter case, a close spelling, a path pointer whose
-    slashes are not escaped, RFC 6901 §3), related. A bare `operationId` that two OpenAPI
-    sources hold is ambiguous (§4.6.5: with several sources it MUST be qualified). An
-    `operationId` that several operations of one API document share binds the step to the one
-    taking every parameter it passes; when none or several do, one warning per document says the
-    steps cannot be resolved unambiguously (use `operationPath`). Shorthands Arazzo 1.0 does
-    not define (Redocly's `pets.getPet`) are one warning per document and field saying how to
-    write them, and the steps are checked against what they name.
+    (`{$sourceDescriptions.<name>.url}#/paths/~1pets/get`, a JSON pointer into the source); a
+    `workflowId`, local or qualified (in an Arazzo source). One that names no operation or workflow,
+    or a source the document does not declare, is reported at the field, the near miss related
+    (letter case, a close spelling, unescaped slashes in a path pointer, RFC 6901 §3). A bare
+    `operationId` two OpenAPI sources hold is ambiguous (§4.6.5: it MUST then be qualified). One
+    that several operations of a document share binds the step to the one taking every parameter it
+    passes; else one warning per document says to use `operationPath`. Shorthands Arazzo 1.0 does
+    not define (Redocly's `pets.getPet`) are one warning per document and field, and are checked
+    against what they name.
 
 Why is this bad?
     A runner cannot call an operation the API does not have: the workflow fails at that step,
@@ -46,9 +44,8 @@ Options
     None.
 
 Limitations
-    A step whose source is not read (a remote URL, a file outside the root) is not checked: the
-    run says so among what it did not check. Operations are those of the OpenAPI documents'
-    `paths` (not `webhooks`).
+    A step whose source is not read (a remote URL, a file outside the root) is listed as not
+    checked. Operations are those of the OpenAPI documents' `paths` (not `webhooks`).
 """
 
 from __future__ import annotations

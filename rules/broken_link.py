@@ -1,30 +1,28 @@
 """A Markdown link, image or section reference that leads nowhere in the repository.
 
 What it does
-    Checks offline every link of the Markdown pages (inline, reference-style, images, raw
-    HTML; not in code or comments) and every ``file.md §Section`` reference of the prose. A
-    relative path must name a file or folder of the repository, with its case (as on GitHub);
-    a fragment must be an anchor the page has as its renderer makes them (``speclint files``
-    says which renders each page); a link starting with ``/``, or a site's route, is read as
-    the page's renderer reads it; a section reference must name a heading, a bold lead-in, a
-    label line or a number of the page. An ``http(s)`` URL is never fetched, but one into the
-    corpus's own schema ``$id`` folders must be a corpus schema's ``$id``. Links to one
-    missing target are one finding, the others related; "did you mean" proposes only a
-    target that works.
+    Checks offline every link of the Markdown pages (inline, reference-style, images, raw HTML; not
+    in code or comments) and every ``file.md §Section`` reference. A relative path must name a file
+    or folder of the repository, in its case (as on GitHub); a fragment, an anchor of the page as
+    its renderer makes them (``speclint files`` names it); a ``/`` link or a site route is read as
+    that renderer reads it; a section reference must name a heading, bold lead-in, label line or
+    number of the page. ``http(s)`` URLs are never fetched, but one into the corpus's own ``$id``
+    folders must be a corpus schema's ``$id``. Links to one missing target are one finding, the
+    others related; "did you mean" proposes only a target that works.
 
 Why is this bad?
-    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
-    moved file breaks every link to it silently. A dead link misleads but changes no contract:
-    a ``warning``.
+    Links are how a spec's reader goes from a rule to its definition; a renamed heading or a moved
+    file breaks every link to it silently. A dead link misleads but changes no contract: a
+    ``warning``.
 
 Example
     ``spec/runs.md``::
 
         See [the state machine](lifecycle.md#states) and `errors.md` §"Retry budget".
 
-    FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
-    `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
-    `#run-states`?) ...``) and ``spec/errors.md`` no section "Retry budget".
+    FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link] ... has no
+    heading or anchor `#states` (did you mean `#run-states`?) ...``) and ``spec/errors.md`` no
+    section "Retry budget".
 
 Use instead
     ::
@@ -34,20 +32,19 @@ Use instead
     PASS when the pages have the headings "Run states" and "Retry budgets".
 
 Options
-    ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
-    written and the path it resolves to (``["generated/**", "https://example.org/*"]``).
-    ``anchors``, ``section-references``, ``schema-ids`` (default ``true`` each): check fragments
-    into Markdown pages, ``file.md §Section`` references, links into the ``$id`` folders.
-    ``ignore-case`` (default ``false``): accept a case-only fragment difference on a site too.
-    ``root-relative`` (default ``"auto"``: as the page's renderer reads it): read a link starting
-    with ``/`` always as a site route (``"site"``) or from the repository root (``"repository"``).
+    ``ignore`` (default ``[]``): globs of link targets not checked, as written or resolved
+    (``["generated/**", "https://example.org/*"]``). ``anchors`` (default ``true``): check fragments
+    into Markdown pages; ``section-references`` (default ``true``): ``file.md §Section`` references;
+    ``schema-ids`` (default ``true``): links into the ``$id`` folders. ``ignore-case`` (default
+    ``false``): accept a case-only fragment difference on a site too. ``root-relative`` (default
+    ``"auto"``: as the page's renderer reads it): read a ``/`` link always as a site route
+    (``"site"``) or from the repository root (``"repository"``).
 
 Limitations
-    A fragment that differs from an anchor only in case is fine where GitHub renders the page
-    and an ``info`` on a site. What a build makes and speclint cannot see is not judged: files
-    a build copies into place, anchors of build-time includes, templates and item codes, MyST
-    cross-references, routes a site sets in code. Nor are meeting records, archives or a page
-    an API description renders.
+    A case-only fragment difference is fine where GitHub renders the page, an ``info`` on a site.
+    Not judged: what a build makes (copied files, anchors of includes, templates, MyST
+    cross-references, routes set in code), meeting records, archives, a page an API description
+    renders.
 """
 
 from __future__ import annotations

@@ -14,10 +14,8 @@ What it does
     - a **server-emitted** shape (response, event, snapshot) must be open at its root, so a host
       can add an optional field in a minor release without breaking clients that validate.
 
-    Each side applies only where the corpus states it in prose (a paragraph saying
-    client-submitted shapes are closed, or server-emitted ones open), and the finding quotes and
-    links that statement; or where ``enforce`` turns it on. A repository that states no closure
-    policy is not judged by this rule.
+    Each side applies only where the corpus states it in prose (the finding quotes and links that
+    statement) or ``enforce`` turns it on: a repository that states no closure policy is not judged.
 
 Why is this bad?
     RFC 0094 §G: an open request schema silently drops a client's misspelt field; a closed
@@ -39,8 +37,7 @@ Use instead
 
         {"type": "object", "properties": {"code": {}, "message": {}}}
 
-    PASS. For a request composition, open the branches and close the composition with
-    ``unevaluatedProperties: false`` beside the ``allOf``.
+    PASS.
 
 Options
     ``enforce`` (default ``[]``): the sides (``"client"``, ``"server"``) to apply though the

@@ -1,12 +1,10 @@
 """An RFC changed in the pull request says `Compatibility: additive` while the change breaks clients.
 
 What it does
-    Runs only with ``speclint check --diff-base REF``, which lints the base revision too. It finds
-    the RFCs the change adds or edits (see ``rfc-header`` for what an RFC is) whose
-    ``Compatibility`` field claims the change is additive ("additive", "backward compatible",
-    "non-breaking"; a value that says "breaking" claims nothing). Then it diffs every schema
-    location of the corpus between base and head and classifies each difference by the
-    location's role (``speclint roles``):
+    Runs only with ``speclint check --diff-base REF``. Finds the RFCs (see ``rfc-header``) the
+    change adds or edits whose ``Compatibility`` field claims it is additive ("additive", "backward
+    compatible", "non-breaking"), diffs every schema location between base and head and classifies
+    each difference by the location's role (``speclint roles``):
 
     - what clients send (client-submitted) breaks when it accepts less: an enum value or a
       property of a closed shape removed, a ``required`` member added, a type, bound or
@@ -18,8 +16,8 @@ What it does
       what a workflow step of the corpus's Arazzo documents uses.
 
     Each additive claim with breaking changes beside it is one finding at the RFC's
-    ``Compatibility`` row, naming the changes, with their locations related. ``speclint
-    changes --diff-base REF`` lists every change with its classification.
+    ``Compatibility`` row, the changes related. ``speclint changes --diff-base REF`` lists every
+    change with its class.
 
 Why is this bad?
     ``Compatibility`` is the promise implementers act on: an additive RFC lands in a minor
@@ -36,17 +34,15 @@ Example
         "streamMode": {"enum": ["updates", "values"]}
 
     FAIL: ``error [compat-claim] RFC 0007 says `Compatibility: additive`, but this change breaks
-    clients: `streamMode` of client-submitted `schemas/run-options.schema.json#/properties/...`
-    no longer accepts `messages` ...``
+    clients: `streamMode` ... no longer accepts `messages` ...``
 
 Use instead
-    Keep the value (deprecate it in prose and keep accepting it), or declare the change
-    ``breaking`` in the RFC header and follow the major-version process. Adding an optional
-    property, a new endpoint or a new input enum value is additive: PASS.
+    Keep the value (deprecate it in prose), or declare the change ``breaking`` in the RFC header and
+    follow the major-version process. PASS.
 
 Options
-    ``scope`` (default ``"all"``): ``"affects"`` counts only the breaking changes in the files
-    the RFC's own ``Affects`` names.
+    ``scope`` (default ``"all"``): ``"affects"`` counts only breaking changes in the files the RFC's
+    ``Affects`` names.
 
 Limitations
     Breaking changes in files that another RFC of the same change declares breaking (in its

@@ -14,10 +14,9 @@ What it does
     other inlines its target, an ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI
     3.0's ``nullable``, a strict or lax edition's loosening.
 
-    One definition that disagrees across files is one finding, every copy related: at the inline
-    copy (the one to delete), else at the definition's ``required``, with a property x copy
-    table (required, optional, absent). A warning: the pairing is inferred. Heuristics (a
-    finding names the one that paired it): ``reference``, ``namespace``, ``inline-copy``,
+    One finding per definition, every copy related: at the inline copy (the one to delete), else at
+    the definition's ``required``, with a property x copy table. A warning: the pairing is inferred,
+    by the heuristic the finding names: ``reference``, ``namespace``, ``inline-copy``,
     ``payload-list``.
 
 Why is this bad?

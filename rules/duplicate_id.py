@@ -8,47 +8,40 @@ What it does
     - the same absolute ``$id`` declared by two schemas (``error``): one finding at the one
       whose ``$id`` does not end with its own file's name (the copied ``$id``), else at the
       second in path order, the other related;
-    - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
-      the pattern gives. The pattern is the ``pattern`` option, or it is inferred when a strong
-      majority of the root ``$id`` values end with their own file's name: then an ``$id`` that names
-      another file or another version folder is reported;
+    - a root ``$id`` off the corpus's pattern (``warning``), with the ``$id`` it gives: the
+      ``pattern`` option, else inferred when most root ``$id`` values end with their own file's
+      name (then one naming another file or version folder is reported);
     - with ``pattern`` set, a schema under ``folder`` with no ``$id`` at all (``info``).
 
 Why is this bad?
-    A ``$ref`` names a schema by its ``$id``. With two schemas under one ``$id`` a validator
-    keeps one of them (which one depends on the order it loads them), so references silently
-    resolve to the wrong file. An ``$id`` copied from the schema a new file started from is the
-    usual cause; an ``$id`` off the corpus's URL pattern is published at the wrong address.
+    A ``$ref`` names a schema by its ``$id``: with two schemas under one ``$id`` a validator keeps
+    one (by load order), so references silently resolve to the wrong file. The usual cause is an
+    ``$id`` copied from the schema a new file started from; an ``$id`` off the corpus's pattern is
+    published at the wrong address.
 
 Example
     ``schemas/run-request.schema.json``::
 
         {"$id": "https://example.org/schemas/run.schema.json", "type": "object"}
 
-    FAIL when ``schemas/run.schema.json`` declares the same ``$id``: ``error [duplicate-id]
-    `$id` `https://example.org/schemas/run.schema.json` is also declared by
-    schemas/run.schema.json ...``
+    FAIL when ``schemas/run.schema.json`` declares the same ``$id``: ``error [duplicate-id] `$id`
+    ... is also declared by schemas/run.schema.json ...``
 
 Use instead
-    ::
-
-        {"$id": "https://example.org/schemas/run-request.schema.json", "type": "object"}
-
-    PASS.
+    ``"$id": "https://example.org/schemas/run-request.schema.json"``. PASS.
 
 Options
-    ``pattern`` (default none: inferred): the ``$id`` of every schema file under ``folder``
-    (default ``""``, the root), with ``{path}``, ``{name}``, ``{stem}``, ``{dir}`` (relative to
-    ``folder``) and ``{version}``, e.g. ``"https://example.org/schemas/{path}"``. ``infer``
-    (default ``true``): ``false`` turns the inferred pattern off. ``majority`` (default 0.8) and
-    ``minimum`` (default 5): how many root ``$id`` values must agree before a pattern is inferred.
+    ``pattern`` (default none: inferred): the ``$id`` of every schema file under ``folder`` (default
+    ``""``, the root), with ``{path}``, ``{name}``, ``{stem}``, ``{dir}`` (relative to ``folder``),
+    ``{version}``: ``"https://example.org/schemas/{path}"``. ``infer`` (default ``true``): ``false``
+    turns inference off. ``majority`` (default 0.8), ``minimum`` (default 5): how many root ``$id``
+    values must agree to infer one.
 
 Limitations
     Not conflicts: copies in different version lines, generated bundles, identical copies, one
-    schema published as YAML and as JSON, embedded metaschemas. Editions of one schema in one
-    folder (``bom-1.3.schema.json``, ``bom-1.3-strict.schema.json``) share the ``$id`` on
-    purpose: an ``info``. A draft in a design folder (``proposals/``, ``rfcs/``) conflicts only
-    with another draft.
+    schema as YAML and as JSON, embedded metaschemas; editions in one folder
+    (``bom-1.3-strict.schema.json``) share the ``$id`` on purpose (an ``info``). A draft in
+    ``proposals/`` or ``rfcs/`` conflicts only with another draft.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """An array of a data file that repeats a key its schema says is unique.
 
 What it does
-    Walks every *instance* (a data file that names its schema, see ``instance-invalid``) beside
-    its schema. Where an array of objects has a schema saying a key of its items is unique,
-    each item that repeats the key of an earlier item is reported at the repeated key member,
-    the first occurrence related. Values compare as JSON values (``1`` equals ``1.0``); items
-    that lack the key are not compared.
+    Walks every *instance* (a data file naming its schema, see ``instance-invalid``) beside its
+    schema. Where an array's schema says a key of its items is unique, each item repeating an
+    earlier item's key is reported at the key member, the first related. Values compare as JSON
+    values (``1`` equals ``1.0``); items lacking the key are not compared.
 
     JSON Schema cannot say "unique by key" (``uniqueItems`` compares whole items, and
     ``instance-invalid`` reports it), so the claim is read from:
@@ -18,9 +17,8 @@ What it does
       "MUST be unique"; not "globally unique", nor a negated claim); a warning.
 
 Why is this bad?
-    A collection keyed by an identifier is read into a map by every consumer: the second item
-    with the same key silently replaces the first (or the first wins, depending on the tool),
-    so one of the two entries is lost and nobody is told.
+    A keyed collection is read into a map by every consumer: the second item with the same key
+    silently replaces the first (or loses to it), and one entry is lost unnoticed.
 
 Example
     Schema::
@@ -30,25 +28,21 @@ Example
 
     Instance::
 
-        {"$schema": "./registry.schema.json",
-         "entries": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}
+        {"$schema": "./registry.schema.json", "entries": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}
 
-    FAIL: ``registry.json:2:41: error [duplicate-item] `/entries/2` repeats `id` = "a" of
-    `/entries/0` (line 2); `x-unique-keys` at registry.schema.json#/properties/entries says the
-    key is unique in `/entries` ...``
+    FAIL: ``error [duplicate-item] `/entries/2` repeats `id` = "a" of `/entries/0` ...``
 
 Use instead
     Give the third entry its own ``id`` (or merge it into the first). PASS.
 
 Options
     ``annotation`` (default ``"x-unique-keys"``): the annotation keyword to read.
-
     ``descriptions`` (default ``true``): ``false`` reads the annotation only.
 
 Limitations
-    An ``anyOf``/``oneOf`` is entered only through the branches the value is valid against;
-    ``if``/``then``/``else``, ``not`` and ``contains`` are not entered. A malformed annotation
-    is ignored. Only instances are checked, not the examples of API documents.
+    An ``anyOf``/``oneOf`` is entered only through branches the value is valid against;
+    ``if``/``then``/``else``, ``not``, ``contains`` are not. A malformed annotation is ignored; API
+    documents' examples are not checked.
 """
 
 from __future__ import annotations

@@ -7,23 +7,18 @@ What it does
     the field name among the enums of that name of the page's version (``speclint bindings``
     shows the evidence).
 
-    Values the prose documents that the enum lacks are one finding at the ``enum``, naming
-    every prose place; values the enum lists that a complete prose set leaves out (not one
-    given "e.g.") are one finding at the prose; a value renamed on one side is one finding at
-    the enum, the prose related. Alike enums and lists repeating one disagreement fold into
-    one finding. Each finding has a value x side table of the values in question. A
-    configured or referenced binding gives an error, one by name or projection a warning.
-
-    Heuristics (``speclint rule`` shows their precision): ``configured``, ``reference``,
-    ``field-name``, ``projection``, ``value-shapes``, ``sentence-values``. ``projection`` binds
-    an API document's copy of the enum; ``value-shapes`` reads definition lists, value tables
-    and running text; ``sentence-values`` plain words in a sentence that names the field
-    ("List threads by status (idle, busy, error)").
+    Values the prose documents that the enum lacks are one finding at the ``enum``, naming every
+    prose place; values the enum lists that a complete prose set (not an "e.g.") leaves out, one at
+    the prose; a value renamed on one side, one at the enum. Alike disagreements fold into one
+    finding, with a value x side table. A configured or referenced binding gives an error, one by
+    name or projection a warning. Heuristics: ``configured``, ``reference``, ``field-name``,
+    ``projection``, ``value-shapes``, ``sentence-values`` (``projection``: an API document's copy of
+    the enum; ``value-shapes``: definition lists, value tables, running text; ``sentence-values``:
+    plain words in a sentence naming the field).
 
 Why is this bad?
-    RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
-    responses but missing from run-snapshot's ``status`` enum, so a snapshot read during a
-    cancel failed validation.
+    RFC 0094 §B: ``cancelling`` was in rest-endpoints.md and the OpenAPI cancel responses but not in
+    run-snapshot's ``status`` enum: a snapshot read during a cancel failed validation.
 
 Example
     ::
@@ -38,15 +33,11 @@ Example
     which the prose documents (1 place) ...``
 
 Use instead
-    ::
-
-        "status": {"enum": ["queued", "running", "cancelling", "cancelled"]}
-
-    PASS.
+    ``"status": {"enum": ["queued", "running", "cancelling", "cancelled"]}``. PASS.
 
 Options
-    None; bind prose the heuristics miss with ``[bindings]`` at the top level of the
-    configuration: ``"spec/page.md#heading-anchor@field" = "schemas/x.schema.json#/properties/field"``.
+    None; bind prose the heuristics miss with the configuration's top-level ``[bindings]``:
+    ``"spec/page.md#anchor@field" = "schemas/x.schema.json#/properties/field"``.
 
 Limitations
     Not bound: a proposal's page by name alone, an enum in a ``then``/``else``, a ``const``

@@ -1,25 +1,21 @@
 """An example (in an API document, a schema, or a spec page) that fails the schema it illustrates.
 
 What it does
-    Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples
-    (also those kept in other files), AsyncAPI message payloads, a schema's own ``examples``
-    (a warning: Validation 2020-12 §9.5 only recommends that they validate), files in an
-    ``examples`` folder a schema names, and JSON/YAML fences in Markdown, tied to a schema by
-    their info string (```` ```json schema=x.schema.json ````), a marker comment,
-    configuration or the paragraph above, or bound by what the example is.
-    ``speclint bindings`` lists every example with what binds it, or why nothing does.
-    ``readOnly``/``writeOnly`` are honoured (OpenAPI 3.0.3 §4.7.24.1). The message names the
-    failing keyword (for a ``oneOf``, the closest branch).
-
-    Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
-    precision; ``in-document``, ``explicit`` and ``own-schema`` guess nothing):
-    ``in-document``, ``explicit``, ``adjacent-text``, ``definition-name``, ``own-schema``,
-    ``by-value``, ``by-operation``, ``by-shape``, ``by-fragment``, ``by-exchange``,
-    ``api-component``, ``case-convention``, ``x-examples``, ``api-description``,
-    ``heading-name``, ``format``, ``extension-name``, ``api-json-text``, ``parameter-value``,
-    ``envelope-kind``, ``section-scope``, ``page-root``, ``lead-in``, ``section-title``,
-    ``shared-member``, ``member-elements`` (``speclint.analyses.prose.fences`` documents each).
+    Validates each example against its schema, in the schema's dialect, ``$ref``\\s resolved in the
+    corpus: OpenAPI media type, parameter and header examples (also in other files), AsyncAPI
+    message payloads, a schema's own ``examples`` (a warning: Validation 2020-12 §9.5 only
+    recommends that they validate), files in an ``examples`` folder a schema names, and JSON/YAML
+    fences in Markdown, tied to a schema by their info string
+    (```` ```json schema=x.schema.json ````), a marker comment, configuration or the paragraph
+    above, or bound by what the example is (``speclint bindings`` lists each binding).
+    ``readOnly``/``writeOnly`` are honoured (OpenAPI 3.0.3 §4.7.24.1); the message names the failing
+    keyword (for a ``oneOf``, the closest branch). Heuristics (a finding names its binding;
+    ``in-document``, ``explicit``, ``own-schema`` guess nothing): ``in-document``, ``explicit``,
+    ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
+    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``,
+    ``x-examples``, ``api-description``, ``heading-name``, ``format``, ``extension-name``,
+    ``api-json-text``, ``parameter-value``, ``envelope-kind``, ``section-scope``, ``page-root``,
+    ``lead-in``, ``section-title``, ``shared-member``, ``member-elements``.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -28,33 +24,29 @@ Why is this bad?
 Example
     ::
 
-        responses:
-          '200':
-            content:
-              application/json:
-                schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
-                example: {runId: run-0001, status: paused}
+        content:
+          application/json:
+            schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
+            example: {runId: run-0001, status: paused}
 
-    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
+    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] ...``
 
 Use instead
-    ``example: {runId: run-0001, status: running}``. PASS. An example meant to fail, labelled
-    (``invalid``, ``counter-example``...) in its info string, a comment, its heading or the
-    line above it ("Invalid example:"), is not judged.
+    ``status: running``. PASS. An example labelled as meant to fail (``invalid``,
+    ``counter-example``... in its info string, a comment, its heading) is not judged.
 
 Options
-    ``markers`` (default ``["normative-example", "schema", "example-of"]``): the keys of marker
-    comments that tie the next fence to a schema. ``fences`` (default none): a table tying
-    every JSON fence under a heading (or, without ``#anchor``, on a page) to a schema:
-    ``"spec/rest.md#create-a-run" = "schemas/run-request.schema.json"``.
-    ``adjacent``, ``by-value``, ``by-shape``, ``by-operation`` (each default ``true``): ``false``
-    turns off that binding (``by-shape`` also the binding of root-document excerpts).
+    ``markers`` (default ``["normative-example", "schema", "example-of"]``): keys of marker comments
+    tying the next fence to a schema. ``fences`` (default none): a table tying every JSON fence
+    under a heading (or, without ``#anchor``, on a page) to a schema: ``"spec/rest.md#create-a-run"
+    = "schemas/run-request.schema.json"``. ``adjacent``, ``by-value``, ``by-shape``,
+    ``by-operation`` (each default ``true``): ``false`` turns that binding off (``by-shape`` also
+    root-document excerpts).
 
 Limitations
-    A partial example (a fragment, placeholders, ``"..."`` elisions, type sketches) is judged
-    for what it shows, not for what it leaves out. A schema whose references do not resolve is
-    ``unresolved-ref``'s. An example reference that is a URL or leads out of the repository is
-    not followed: the run's summary lists it as not checked.
+    A partial example (fragments, placeholders, ``"..."``) is judged for what it shows. An
+    unresolved schema reference is ``unresolved-ref``'s; a URL example reference is listed as not
+    checked.
 """
 
 from __future__ import annotations

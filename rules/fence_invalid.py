@@ -2,10 +2,9 @@
 
 What it does
     Parses every ``json``, ``jsonc``, ``json5``, ``yaml`` and ``yml`` code fence of the Markdown
-    pages and of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark,
-    OpenAPI 3.1 §4.3), and reports one that is meant as a whole document and does not parse,
-    at the line and column of the error. An HTTP transcript's bodies are parsed each at its
-    own line.
+    pages and of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark, OpenAPI 3.1
+    §4.3), and reports one meant as a whole document that does not parse, at the error's line and
+    column (an HTTP transcript's bodies each at its own line).
 
     What spec prose shows in a fence that is not a document is not judged: a member fragment,
     a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names where values
@@ -39,17 +38,15 @@ Example
     ',' or '}' after an object member ...``
 
 Use instead
-    ``"mimeType": "image/png",``. PASS. A sketch that is not meant to parse is better in a
-    ``jsonc`` fence with ``// ...`` or in a ``text`` fence.
+    ``"mimeType": "image/png",``. PASS. A sketch not meant to parse goes in a ``text`` fence.
 
 Options
     None.
 
 Limitations
-    A fence of a design record or a proposal (``adr/``, ``proposals/``, ``rfcs/``) is not
-    judged, nor a YAML fence holding ``...`` (it also ends a YAML document), nor a fence a
-    site's build fills from a file (``--8<-- "path"``, ``{% include path %}``): the file is
-    checked as itself. An untagged fence or an indented code block is ``untagged-json-invalid``'s.
+    Not judged: a fence of a design record or a proposal (``adr/``, ``proposals/``, ``rfcs/``), a
+    YAML fence holding ``...`` (it also ends a YAML document), a fence a site's build fills from a
+    file (``--8<-- "path"``). An untagged fence is ``untagged-json-invalid``'s.
 """
 
 from __future__ import annotations

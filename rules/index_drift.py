@@ -1,61 +1,50 @@
 """An index page that lists a file that does not exist, or misses one that does.
 
 What it does
-    Finds the *index pages* of the repository, Markdown tables and lists that claim to list the
-    files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status
-    index), and compares each with the folder. An *entry* (a row, an item) lists the file it
-    names first: by a relative link, a code span (``run.schema.json``), or a bare cell.
-
-    A table, list or section is taken for the index of folder ``F`` and suffix ``S``
-    (``.schema.json``, ``.md``) only on evidence: 3 entries or more, 80 % of them naming files
-    of ``F`` ending with ``S``, and naming 60 % of those files (``coverage``); more on a page
-    that is not a folder's index page (``README.md``, ``index.md``, ``SUMMARY.md``...) or for
-    a list in one section that does not say it is complete ("Contents", "All schemas"). A "See
-    also", "Related" or "Further reading" section indexes nothing. Then it reports, as warnings:
+    Finds the *index pages* of the repository (tables and lists of one folder's files, such as
+    ``schemas/README.md``'s table of schemas) and compares each with the folder; an *entry* (row,
+    item) lists the file it names first (link, code span or bare cell). A table, list or section is
+    taken for the index of folder ``F`` and suffix ``S`` only on evidence: 3 entries or more, 80 %
+    naming files of ``F`` ending with ``S``, naming 60 % of those files (``coverage``); more off a
+    folder's index page (``README.md``...) or for a list not said complete ("All schemas"). "See
+    also", "Related", "Further reading" sections index nothing. Reported, as warnings:
 
     - an entry whose file does not exist, at the entry (a *link* to a missing file is
       ``broken-link``'s, unless ``links`` is set);
-    - each file of ``F`` ending with ``S`` that the page names nowhere, at the table or list,
-      the file related;
-    - an entry linking its file with a raw space (``[A b](obj/A b.md)``): CommonMark makes no
-      link of it, so write ``<obj/A b.md>`` or ``obj/A%20b.md``.
+    - each file of ``F`` ending with ``S`` the page names nowhere, at the table, the file related;
+    - a raw space in an entry's link (``[A b](A b.md)``), no link in CommonMark: write ``<A b.md>``.
 
 Why is this bad?
-    An index is how readers, and scripts that publish or bundle the folder, find its files. A
-    schema that is not in ``schemas/README.md`` is invisible to everyone who browses the spec;
-    an entry for a file that was renamed or never added sends them nowhere.
+    Readers and publishing scripts find a folder's files through its index: a schema missing from it
+    is invisible to everyone browsing the spec; an entry for a renamed file leads nowhere.
 
 Example
-    ``schemas/README.md``, with ``schemas/`` holding ``run.schema.json``, ``event.schema.json``,
-    ``error.schema.json`` and ``snapshot.schema.json``::
+    ``schemas/README.md``; ``schemas/`` holds ``run``, ``event``, ``snapshot.schema.json``::
 
         | Schema | Describes |
         | --- | --- |
         | `run.schema.json` | a run |
         | `event.schema.json` | a run event |
-        | `error.schema.json` | an error body |
         | `cancel.schema.json` | a cancel request |
 
-    FAIL: ``schemas/README.md:6:3: warning [index-drift] the table indexing `schemas/`
-    (`*.schema.json`) lists `cancel.schema.json`, which does not exist ...``, and one for
-    ``snapshot.schema.json``, not listed.
+    FAIL: ``warning [index-drift] ... lists `cancel.schema.json`, which does not exist ...``, and
+    one for ``snapshot.schema.json``, not listed.
 
 Use instead
     A row for ``snapshot.schema.json``, and none for ``cancel.schema.json``. PASS.
 
 Options
-    ``ignore`` (root-relative globs, default none): files never required in an index.
-    ``pages`` (table, default none): declared index pages, page to glob
-    (``"schemas/README.md" = "schemas/**/*.schema.json"``): every file the glob matches must be
-    named there, every entry the glob would match must exist. ``infer`` (default ``true``):
-    ``false`` checks the ``pages`` only. ``links`` (default ``false``): also report entries that
-    link to a missing file. ``coverage`` (default ``0.6``): the share of the folder's files an
-    inferred index must name.
+    ``ignore`` (globs, default none): files never required in an index. ``pages`` (default none):
+    declared index pages, page to glob (``"schemas/README.md" = "schemas/**/*.schema.json"``): each
+    file the glob matches must be named there, each entry it would match must exist. ``infer``
+    (default ``true``): ``false`` checks ``pages`` only. ``links`` (default ``false``): also report
+    entries linking a missing file. ``coverage`` (default ``0.6``): the share of its folder's files
+    an inferred index must name.
 
 Limitations
-    Never required: index-like pages (``README.md``...), catch-all pages (``other.md``,
-    ``misc.md``), a subpage its listed page links, files discovery does not read (git-ignored,
-    excluded, test fixtures). A page MkDocs builds makes a link of a raw space: not reported.
+    Never required: index-like pages (``README.md``...), catch-all pages (``misc.md``), a subpage
+    its listed page links, files discovery skips. A raw space on a MkDocs page is a link: not
+    reported.
 """
 
 from __future__ import annotations

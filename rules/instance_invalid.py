@@ -4,13 +4,11 @@ What it does
     Validates every *instance* of the corpus against its schema. An instance is a JSON or YAML
     file that names the schema it follows (see ``speclint files``):
 
-    - a ``$schema`` member naming a document that is not a metaschema
-      (``"$schema": "./deprecations.schema.json"``);
+    - a ``$schema`` member naming a document that is not a metaschema (``"./x.schema.json"``);
     - a ``# yaml-language-server: $schema=<uri>`` modeline at the top of a YAML file (the Red Hat
       YAML language server's convention, which editors already honour);
     - the configuration's ``[instances]`` table, glob to schema, as check-jsonschema's
-      ``--schemafile`` does for files that name nothing
-      (``"examples/**/*.yaml" = "schema/workflow.yaml"``).
+      ``--schemafile`` (``"examples/**/*.yaml" = "schema/workflow.yaml"``).
 
     The schema is found in the corpus, never fetched: a relative reference from the instance's
     folder (else from the root), an absolute URI by the ``$id`` of a corpus schema or through
@@ -21,10 +19,9 @@ What it does
     own top-level ``$schema`` member is an annotation, left out of validation unless the schema
     declares or requires it.
 
-    A named schema that is not in the corpus is a ``warning`` when the name is a relative path
-    (a broken reference). A URL the corpus does not hold, a file speclint does not load, or
-    one in a package manager's folder (``node_modules/``) is no finding: the run lists the
-    file among what it did not check.
+    A named schema not in the corpus is a ``warning`` when the name is a relative path (a broken
+    reference); a URL the corpus does not hold, a file speclint does not load or one in
+    ``node_modules/`` is listed as not checked.
 
 Why is this bad?
     Data files that name their schema are the examples, registries and configuration an
@@ -48,8 +45,8 @@ Options
     None; map files to schemas with ``[instances]`` in the configuration.
 
 Limitations
-    At most 50 findings per file, and 100 related locations per finding (the message counts
-    the rest).
+    At most 50 findings per file, and 100 related locations per finding (the message counts the
+    rest).
 """
 
 from __future__ import annotations

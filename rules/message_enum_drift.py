@@ -6,27 +6,23 @@ What it does
     ``publish``/``subscribe`` message and its ``oneOf``, through ``$ref``\\s), each by its
     ``name`` (2.x also ``messageId``). Then:
 
-    - **the payload's discriminator**: when the payload declares the discriminator property
-      (option ``discriminator``, default ``type``) with a ``const`` or a one-value ``enum``, it
-      must equal the message name (``run.started`` against ``run.begun`` is two names for one
-      event);
-    - **the event-type enum**: a channel's message names are bound to one string enum of the
-      corpus's schemas, by configuration (``enums``), or inferred where one enum holds at least
-      three of the channel's message names and three quarters of them, and no other as many.
-      Each message name the enum lacks is a finding at the message; the enum's values no
-      message of the document names are one finding at the enum. Both at once (an event
-      renamed on one side) are one finding at the enum, with a value x side table.
+    - **the payload's discriminator**: a payload declaring the discriminator property (option
+      ``discriminator``) with a ``const`` or one-value ``enum`` must equal the message name
+      (``run.started`` against ``run.begun`` is two names for one event);
+    - **the event-type enum**: a channel's message names are bound to one string enum, by
+      configuration (``enums``) or inferred where one enum holds at least three of them and three
+      quarters, and no other as many. Each name the enum lacks is a finding at the message; enum
+      values no message names, one finding at the enum; both (an event renamed on one side), one
+      finding at the enum with a value x side table.
 
 Why is this bad?
-    The event-type enum is what receivers validate the ``type`` of each event against; the
-    AsyncAPI document is what code generators and brokers are built from. A message the enum
-    lacks is an event that fails validation the moment it is sent; an enum value no message
-    describes is an event nobody documented the payload of.
+    Receivers validate each event's ``type`` against the event-type enum; code and brokers are built
+    from the AsyncAPI document. A message the enum lacks fails validation when sent; an enum value
+    no message describes is an event with an undocumented payload.
 
 Example
     ::
 
-        # api/asyncapi.yaml
         channels:
           runEvents:
             messages:
@@ -34,20 +30,18 @@ Example
               runAnnotated: {$ref: '#/components/messages/RunAnnotated'} # name: run.annotated
         # schemas/run-event.schema.json: "RunEventType": {"enum": ["run.started", "run.failed", ...]}
 
-    FAIL: ``warning [message-enum-drift] `schemas/run-event.schema.json#/$defs/RunEventType`
-    lacks `run.annotated`, which 1 message of `api/asyncapi.yaml` names ..., and 1 of its values
-    has no message there: `run.failed` ...``
+    FAIL: ``warning [message-enum-drift] `...#/$defs/RunEventType` lacks `run.annotated`, which 1
+    message of `api/asyncapi.yaml` names ...``
 
 Use instead
     Add ``run.annotated`` to ``RunEventType`` (and a message for ``run.failed``). PASS.
 
 Options
-    ``enums`` (default none): ``{"<channel>" | "*" = "schema.json#/pointer"}``; a configured
-    binding is an ``error``, an inferred one a ``warning``. ``discriminator`` (default
-    ``"type"``): the payload property whose ``const`` names the event; a mismatch is a
-    ``warning`` (a message's ``name`` is a label, not sent on the wire), an ``error`` when the
-    option is configured. ``infer`` (default ``true``): bind channels to enums by their shared
-    values. ``undescribed`` (default ``true``): report enum values no message names.
+    ``enums`` (default none): ``{"<channel>" | "*" = "schema.json#/pointer"}``; a configured binding
+    is an ``error``, an inferred one a ``warning``. ``discriminator`` (default ``"type"``): the
+    payload property whose ``const`` names the event; a mismatch is a ``warning`` (a ``name`` is not
+    sent on the wire), an ``error`` when configured. ``infer`` (default ``true``): bind channels to
+    enums by shared values. ``undescribed`` (default ``true``): report enum values no message names.
 
 Limitations
     A message with neither ``name`` nor ``messageId`` is skipped (a component key is no wire

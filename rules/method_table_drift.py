@@ -2,33 +2,28 @@
 the schemas or the OpenAPI document do not have.
 
 What it does
-    Reads the Markdown tables with a column headed ``gRPC`` method, or one headed ``JSON-RPC``
-    method beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST
-    endpoint), and holds each row to the surfaces of the page's version:
+    Reads the Markdown tables with a column headed ``gRPC`` method, or ``JSON-RPC`` method beside a
+    REST one (a method mapping table), and holds each row to the surfaces of the page's version:
 
-    - a gRPC method must be an rpc of the corpus's ``.proto`` files or whole proto fences (by
-      the last part of ``Service.Method``); one that is not is reported with the rpc the row's
-      route is bound to, or a near name (one more word, another letter case);
+    - a gRPC method must be an rpc of the corpus's ``.proto`` files or proto fences (by the last
+      part of ``Service.Method``), else the rpc the row's route binds or a near name is named;
     - a REST route (``POST /v1/tasks/{id}:cancel``) must be the ``google.api.http`` binding of
       the row's rpc, verb and path (``/v1/{name=tasks/*}:cancel`` reads as
       ``/v1/tasks/{id}:cancel``), where the protos declare bindings at all;
     - a JSON-RPC method must be defined: a request or notification schema fixing ``method``
-      beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0 §4), or an OpenRPC document's
-      ``methods[].name``;
+      beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0 §4), or an OpenRPC ``methods[].name``;
     - a REST route must be an operation of the API document the table is bound to (the one
       with most of its routes), below each server's base path; the nearest one is named.
 
-    A table is held to a surface only once bound to it: two of its entries, and half of them,
-    found there. A pair is compared only when the evidence binds it (the same rpc name, or the
-    same verb and path); a near name is only suggested. Cells of prose ("Not supported", "N/A")
-    and a row limited to some transports ("gRPC/REST only") are not held to the others.
+    A table is held to a surface once bound to it (two of its entries, and half, found there); a
+    pair is compared only when the evidence binds it (one rpc name, or one verb and path). Prose
+    cells ("N/A") and rows limited to some transports ("gRPC/REST only") are not held to the others.
 
 Why is this bad?
-    A specification that publishes a REST/JSON surface and a gRPC surface of one protocol
-    (A2A's JSON-RPC, gRPC and HTTP+JSON transports) promises they are the same methods. A table
-    that names an rpc the proto does not have, a JSON-RPC method no request schema defines, or
-    a route the proto binds with another verb or the OpenAPI document does not have, sends
-    implementers of one transport to a method the other does not serve.
+    A specification publishing REST/JSON and gRPC surfaces of one protocol (A2A's JSON-RPC, gRPC and
+    HTTP+JSON transports) promises the same methods. A table naming an rpc, a JSON-RPC method or a
+    route one surface does not have sends implementers of one transport to a method the other does
+    not serve.
 
 Example
     ::
@@ -37,10 +32,9 @@ Example
         | --- | --- | --- |
         | `tasks/resubscribe` | `TaskSubscription` | `POST /v1/tasks/{id}:subscribe` |
 
-    with ``rpc TaskSubscription(...) { option (google.api.http) = { get:
-    "/v1/{name=tasks/*}:subscribe" }; }`` in the proto. FAIL: ``docs/methods.md:7:47: warning
-    [method-table-drift] the table gives `POST /v1/tasks/{id}:subscribe` for rpc
-    `TaskSubscription`, which the proto binds with GET (google.api.http) ...``
+    with ``rpc TaskSubscription`` bound to ``get: "/v1/{name=tasks/*}:subscribe"`` in the proto.
+    FAIL: ``warning [method-table-drift] the table gives `POST /v1/tasks/{id}:subscribe` for rpc
+    `TaskSubscription`, which the proto binds with GET ...``
 
 Use instead
     The verb the proto binds (or change the binding). PASS.

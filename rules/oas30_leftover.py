@@ -43,11 +43,9 @@ Options
     None.
 
 Limitations
-    ``example`` alone (no ``examples`` beside it) is deprecated but valid, and is not reported.
-    A Schema Object that declares a ``$schema`` of its own is judged by it, not here. A
-    fragment's schemas are those the OpenAPI structure puts there (``schema``, ``components``),
-    a schema file's root, and those a ``$ref`` in a schema names: a loose schema nothing names
-    is not judged.
+    ``example`` alone is deprecated but valid: not reported. A Schema Object with a ``$schema`` of
+    its own is judged by it, not here. A loose schema that neither the OpenAPI structure
+    (``schema``, ``components``) nor a ``$ref`` names is not judged.
 """
 
 from __future__ import annotations

@@ -7,13 +7,12 @@ What it does
     document by its dialect's metaschema where it is written. Each error is placed at its node
     (``/components/schemas/Run/type``), with what to do about it.
 
-    ``$ref``\\s are followed only into the corpus, and a document is validated as its bundle
-    reads: a ``$ref`` where the version allows no Reference Object is replaced by its target
-    (as redocly and swagger-cli bundle do), and a document the repository merges from pieces
-    (``redocly join``) is validated as merged, an error in a piece reported in its own file.
-    What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``),
-    a reference that does not resolve (``unresolved-ref``), a ``default`` its schema rejects
-    (``value-invalid``), a ``required`` name no property declares (``required-undeclared``).
+    ``$ref``\\s are followed only into the corpus, and a document is validated as its bundle reads:
+    a ``$ref`` where the version allows no Reference Object is replaced by its target (as redocly
+    bundles), a document merged from pieces (``redocly join``) as merged, an error in a piece
+    reported in its file. Left to other rules: a ``$ref``'d schema file (``schema-invalid``), an
+    unresolved reference (``unresolved-ref``), a rejected ``default`` (``value-invalid``), an
+    undeclared ``required`` name (``required-undeclared``).
 
     Heuristics: ``document``, the document itself; ``referenced-part``, each part of another
     file the structure reaches by ``$ref`` (a path item, a parameter, a response), judged once
@@ -38,13 +37,7 @@ Example
     FAIL: ``/paths/~1v1~1runs~1{runId}/get/responses/200: "description" is a required property``
 
 Use instead
-    ::
-
-                "200":
-                  description: The run.
-                  content: {application/json: {schema: {type: object}}}
-
-    PASS (with the ``runId`` path parameter declared).
+    ``description: The run.`` beside ``content``, with the ``runId`` path parameter declared. PASS.
 
 Options
     None.

@@ -1,38 +1,33 @@
 """An Overlay action whose `target` selects no node of the document the overlay applies to.
 
 What it does
-    Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535)
-    against the OpenAPI document the overlay applies to, as the earlier actions left it: its
-    `extends` when that names a corpus file, else the document its targets' plain prefixes
-    point into (`speclint files` says which). A target that selects nothing is reported at the
-    target, with where it stops matching: the longest plain prefix that resolves (`$.paths`)
-    and the members there closest to the one it names. A target that is no JSONPath is
-    reported with the parser's reason.
+    Evaluates each action's `target` as the RFC 9535 JSONPath it is (jsonpath-rfc9535) against the
+    OpenAPI document the overlay applies to, as the earlier actions left it: its `extends` when that
+    names a corpus file, else the document its targets' plain prefixes point into (`speclint files`
+    says which). A target selecting nothing is reported with where it stops matching: the longest
+    plain prefix that resolves (`$.paths`) and the closest members there; a target that is no
+    JSONPath, with the parser's reason.
 
-    Targets in Speakeasy's legacy JSONPath dialect (`$.paths./pets/{id}.get`, the default of
-    Speakeasy's tools for an `overlay: 1.0.x` that does not declare `x-speakeasy-jsonpath:
-    rfc9535`) are one finding per overlay, the others related; each is then evaluated as
-    that dialect reads it. An action an overlay repeats from a part it was assembled from
-    (another overlay of the same document holding the same action) is reported once, at the
-    part.
+    Targets in Speakeasy's legacy dialect (`$.paths./pets/{id}.get`, the default of its tools for an
+    `overlay: 1.0.x` not declaring `x-speakeasy-jsonpath: rfc9535`) are one finding per overlay, the
+    others related, and are evaluated as that dialect reads them. An action repeated from a part the
+    overlay was assembled from is reported once, at the part.
 
-    Not checked, and listed so in the run's summary: an overlay whose `extends` is remote or
-    not in the repository; one whose guessed document matches fewer than half its targets or
-    is named for another release (`fixes-1.109.0.yaml` against `api-1.140.0.yaml`); one in an
-    archive (`overlays_archive/`: an edit already applied) unless its release is still held;
-    one of a release speclint ships no Overlay schema of.
+    Listed as not checked: an overlay whose `extends` is remote or outside the repository; one whose
+    guessed document matches under half its targets or is named for another release
+    (`fixes-1.109.0.yaml` against `api-1.140.0.yaml`); one in an archive (`overlays_archive/`)
+    unless its release is still held; one of a release speclint has no Overlay schema for.
 
 Why is this bad?
-    Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so overlay tools apply such an
-    action silently: nothing changes. An edit meant for `/pets` written against `/pet`, or
-    kept after the document renamed the path, leaves the published document uncorrected.
+    Overlay 1.0.0 allows a target to select zero nodes (§4.4.3), so tools apply such an action
+    silently: an edit meant for `/pets` written against `/pet`, or kept after a rename, leaves the
+    published document uncorrected.
 
 Example
     ::
 
-        # openapi.yaml has paths /pets and /pets/{petId}
         overlay: 1.0.0
-        extends: openapi.yaml
+        extends: openapi.yaml   # has paths /pets and /pets/{petId}
         actions:
           - target: $.paths['/pet'].get
             update: {summary: List the pets}
@@ -41,11 +36,7 @@ Example
     member `/pet` (did you mean `/pets`?) ...`
 
 Use instead
-    ::
-
-          - target: $.paths['/pets'].get
-
-    PASS.
+    `target: $.paths['/pets'].get`. PASS.
 
 Options
     None.

@@ -6,8 +6,7 @@ What it does
     expansion past two million nodes) at the line and column where parsing stopped, and every
     file speclint will not read because reading it is unsafe or impossible (a symlink out of the
     root or to itself, a FIFO, socket or device, a file over 25 MB, a name that is not UTF-8).
-    A file in a design record's or a proposal's folder (``rfcs/``, ``adr/``) is reported at
-    info: a draft.
+    A draft (in ``rfcs/``, ``adr/``) is reported at info.
 
     Not reported, and counted in the run's summary instead (``speclint files`` lists each):
 
@@ -24,9 +23,9 @@ What it does
     A ``.json`` file under YAML front matter (a Jekyll site's source) is read after it.
 
 Why is this bad?
-    A file that does not parse is invisible to every other check, and to every tool downstream
-    (code generators, validators). speclint still checks the rest of the corpus, so one broken file
-    never hides the others' findings.
+    A file that does not parse is invisible to every other check and every tool downstream (code
+    generators, validators); speclint checks the rest, so one broken file never hides the others'
+    findings.
 
 Example
     ``schemas/run.schema.json``::
@@ -36,21 +35,13 @@ Example
           "required": ["id"],
         }
 
-    FAIL: ``schemas/run.schema.json:3:21: error [parse-error] trailing comma before `}` ...``
-
-    The message names the fault where it is: a trailing comma at the comma, a missing comma at
-    the member after it, single quotes, an unquoted property name, a comment, an object or array
-    left open (with the line it opened at).
+    FAIL: ``schemas/run.schema.json:3:21: error [parse-error] trailing comma before `}` ...``. The
+    message names the fault where it is: a trailing comma at the comma, a missing comma at the
+    member after it, single quotes, an unquoted name, a comment, an object or array left open (with
+    the line it opened at).
 
 Use instead
-    ::
-
-        {
-          "type": "object",
-          "required": ["id"]
-        }
-
-    PASS.
+    ``"required": ["id"]`` without the trailing comma. PASS.
 
 Options
     None.

@@ -16,10 +16,9 @@ What it does
     open (most likely a misspelling of a declared name, which the message suggests).
 
 Why is this bad?
-    ``required`` and ``properties`` are independent keywords: a name that is required but
-    not declared is accepted with any value, so a typo (``workflowID`` for ``workflowId``)
-    silently makes the real property optional and unvalidated. Under
-    ``additionalProperties: false`` it is worse: every instance fails.
+    ``required`` and ``properties`` are independent keywords: a name required but not declared takes
+    any value, so a typo (``workflowID`` for ``workflowId``) silently makes the real property
+    optional and unvalidated. Under ``additionalProperties: false`` every instance fails.
 
 Example
     ::
@@ -32,14 +31,7 @@ Example
     scope declares it; did you mean `workflowId`? ...``
 
 Use instead
-    ::
-
-        {"type": "object",
-         "properties": {"workflowId": {"type": "string"}},
-         "if": {"properties": {"mode": {"const": "scheduled"}}},
-         "then": {"required": ["workflowId"]}}
-
-    PASS (the ``then`` branch's ``required`` finds ``workflowId`` in its parent).
+    ``"required": ["workflowId"]``. PASS.
 
 Options
     ``suggest`` (default 0.75): how close (``difflib`` ratio, 0 to 1) a declared name must be

@@ -1,47 +1,36 @@
 """A JSON Schema that is not valid against the metaschema of its declared ``$schema``.
 
 What it does
-    Validates every schema document against the metaschema its ``$schema`` names (2020-12,
-    2019-09, draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using
-    jsonschema's official metaschemas, offline, and reports each violation at the JSON pointer
-    of the offending keyword (50 at most per schema; how many more is said among what the run
-    did not check).
+    Validates every schema document against the metaschema its ``$schema`` names (2020-12, 2019-09,
+    draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using jsonschema's official
+    metaschemas, offline, and reports each violation at the JSON pointer of the offending keyword
+    (50 at most per schema; the rest is counted among what the run did not check).
 
-    A custom dialect whose metaschema the corpus holds is judged by that metaschema. Any other
-    ``$schema`` is judged as the draft it stands for (a legacy "latest draft" URI, a draft in
-    another spelling, an unknown dialect read from its keywords), with one ``info`` per file
-    saying which draft was assumed and the URI to write instead; it is never judged as
-    2020-12 by default. An embedded resource with its own ``$schema`` is judged by its own
-    dialect. A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` is an
-    OpenAPI 3.0 Schema Object (3.0.3 §4.7.24) and judged as one.
+    A custom dialect whose metaschema the corpus holds is judged by it; any other ``$schema`` as the
+    draft it stands for (a legacy "latest draft" URI, another spelling, an unknown dialect read from
+    its keywords), never as 2020-12 by default, with one ``info`` per file naming the draft assumed
+    and the URI to write. An embedded resource with its own ``$schema`` is judged in its dialect; a
+    schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref``, as an OpenAPI 3.0
+    Schema Object (3.0.3 §4.7.24).
 
-    A ``pattern`` (or ``patternProperties`` key) that no engine can compile (``^a(b$``), or too
-    large to compile (``a{4294967296}``), is reported at the pattern, as ajv refuses the schema;
-    one only some engine reads is ``pattern-portability``'s.
+    A ``pattern`` (or ``patternProperties`` key) that no engine can compile (``^a(b$``,
+    ``a{4294967296}``) is reported at the pattern, as ajv refuses the schema; one only some engine
+    reads is ``pattern-portability``'s.
 
 Why is this bad?
-    Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
-    guess. ``"required": "id"`` (a string, not an array) is silently ignored by lenient validators,
-    so the field the author meant to require is optional everywhere.
+    Validators disagree about invalid schemas: some reject them, some ignore the bad keyword.
+    ``"required": "id"`` (a string, not an array) is silently ignored by lenient validators, so the
+    field meant to be required is optional everywhere.
 
 Example
     ::
 
-        {
-          "$schema": "https://json-schema.org/draft/2020-12/schema",
-          "type": "object",
-          "required": "runId"
-        }
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "required": "runId"}
 
     FAIL: ``error [schema-invalid] /required: "runId" is not of type "array" (keyword `type`)``
 
 Use instead
-    ::
-
-        { "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-          "required": ["runId"] }
-
-    PASS.
+    ``"required": ["runId"]``. PASS.
 
 Options
     None.

@@ -10,16 +10,13 @@ What it does
     ``warning``, with the URL it likely meant), or a schema's ``$ref`` to a whole OpenAPI or
     AsyncAPI document (its root is no schema; the message names a fragment to write).
 
-    Nothing is fetched: a remote URL is not followed, and the run's summary says so ("not
-    checked: 3 remote references not followed"), not a finding. A URL on a host where the
-    corpus's ``$id``\\s publish is the corpus's own, and resolves to the file published there.
-    One missing target is one finding, at its first referencing site, with the other sites as
-    related locations, however each spells the path.
+    Nothing is fetched: a remote URL is listed as not checked, not reported, unless its host is
+    where the corpus's ``$id``\\s publish (it resolves to the file published there). One missing
+    target is one finding, at its first referencing site, the others related.
 
 Why is this bad?
-    A validator given the schema fails at run time (or, worse, some validators ignore the reference
-    and accept everything); code generators stop. The error appears far from the commit that moved
-    or deleted the target.
+    A validator given the schema fails at run time (or, worse, ignores the reference and accepts
+    everything); code generators stop, far from the commit that moved or deleted the target.
 
 Example
     ``api/openapi.yaml``::

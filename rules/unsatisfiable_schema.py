@@ -1,27 +1,23 @@
 """A client-submitted schema that no instance can satisfy.
 
 What it does
-    Decides, for every client-submitted schema (OpenAPI 3.x request bodies and parameters, and
-    the payloads of AsyncAPI messages the client sends), whether any JSON value can pass it,
-    with jsonschema-rs's canonicaliser (JSON Schema 2020-12, ``unevaluatedProperties``
-    included). ``$ref``\\s resolve through the corpus only (offline). Other dialects
-    (draft-04 to -07, OpenAPI 3.0, AsyncAPI 2) are translated to 2020-12 first and decided in
-    their own terms, with advice that fits the dialect. The finding names the keyword that
-    kills the schema and the property it rejects.
-
-    A declared property a closed branch of a satisfiable schema rejects is reported too.
+    Decides, for every client-submitted schema (OpenAPI 3.x request bodies and parameters, payloads
+    of AsyncAPI messages the client sends), whether any JSON value can pass it, with jsonschema-rs's
+    canonicaliser (2020-12, ``unevaluatedProperties`` included; ``$ref``\\s resolved in the corpus
+    only). Other dialects (draft-04 to -07, OpenAPI 3.0, AsyncAPI 2) are translated to 2020-12
+    first, with advice that fits the dialect. The finding names the killing keyword and the property
+    it rejects; a closed branch rejecting a declared property of a satisfiable schema is reported
+    too.
 
 Why is this bad?
-    RFC 0094 §A: a ``createRun`` body was ``allOf`` of an inline object and
-    ``run-options.schema.json``, each with ``additionalProperties: false``. In 2020-12
-    ``additionalProperties`` sees only its sibling ``properties``, so each branch forbade the
-    other's fields and no documented request could pass.
+    RFC 0094 §A: a ``createRun`` body was ``allOf`` of two objects with ``additionalProperties:
+    false``. In 2020-12 that sees only its sibling ``properties``, so each branch forbade the
+    other's fields and no request could pass.
 
 Example
     ::
 
-        # the createRun request body
-        schema:
+        schema:   # the createRun request body
           allOf:
             - {type: object, required: [workflowId], properties: {workflowId: {type: string}},
                additionalProperties: false}
@@ -42,14 +38,13 @@ Use instead
     PASS.
 
 Options
-    ``scope``: ``"client-submitted"`` (default) or ``"all"`` (every schema file too);
-    ``budget``: seconds one decision may take (default 2.0; past it the schema is listed as
-    not checked). Set them under ``[rules.unsatisfiable-schema]`` in ``speclint.toml``.
+    ``scope``: ``"client-submitted"`` (default) or ``"all"`` (every schema file too); ``budget``:
+    seconds one decision may take (default 2.0; past it the schema is listed as not checked).
 
 Limitations
-    A schema whose references do not resolve, or a dialect it cannot translate (draft-03), is
-    not decided. A ``required`` name nothing declares is ``required-undeclared``'s finding, an
-    ``enum`` member its own keywords reject ``value-invalid``'s, unless that rule does not run.
+    Not decided: a schema whose references do not resolve, a dialect it cannot translate (draft-03).
+    A ``required`` name nothing declares is ``required-undeclared``'s, an ``enum`` member its
+    keywords reject ``value-invalid``'s, unless that rule does not run.
 """
 
 from __future__ import annotations

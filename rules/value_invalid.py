@@ -12,12 +12,11 @@ What it does
     - each ``enum`` member: validated against the schema's other keywords (``type: string``
       with ``enum: [a, b, null]`` never accepts ``null``).
 
-    The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it
-    breaks, with that keyword as a related location; a value written once in a component is
-    reported there, not at every operation that reaches it. A default of the wrong type
-    (``""`` or ``"8"`` for an integer) is an error; a default that stands for "unset" or "the
-    newest" and fails only for that (``""`` outside an ``enum``, ``latest`` beside version
-    numbers, ``2^63 - 1`` over a ``maximum``) is one ``info`` per file.
+    The finding is at the value (``.../enum/2``), the keyword it breaks related; a value in a
+    component is reported there once. A default of the wrong type (``""`` or ``"8"`` for an integer)
+    is an error; a default that stands for "unset" or "the newest" and fails only for that (``""``
+    outside an ``enum``, ``latest`` beside version numbers, ``2^63 - 1`` over a ``maximum``) is one
+    ``info`` per file.
 
 Why is this bad?
     A default is what a server assumes when the field is absent, and what generated clients and

@@ -99,11 +99,6 @@ def test_the_generated_pages_are_fresh(tmp_path: Path) -> None:
     assert filecmp.cmp(tmp_path / "mkdocs.yml", REPOSITORY / "mkdocs.yml", shallow=False)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 50, item 3: the rule docstrings are being trimmed to ~40 lines before their "
-    "example; until then some rule pages are longer (remove this mark once they are)",
-)
 def test_no_rule_page_is_over_60_lines() -> None:
     lengths = {
         path.name: len(path.read_text(encoding="utf-8").splitlines())
