@@ -175,6 +175,28 @@ def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+def run_in_process(
+    *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` prints and exits with,
+    from the command line run in this process: the shape of ``subprocess.run``'s answer, for tests
+    of what a command does (not of the process: signals, the entry point, the daemon's client),
+    without the second a child process spends importing speclint."""
+    changes: dict[str, str | None] = {}
+    if env is not None:
+        changes = {name: value for name, value in env.items() if os.environ.get(name) != value}
+        changes.update({name: None for name in os.environ if name not in env})
+    previous = os.getcwd()
+    os.chdir(cwd or previous)
+    try:
+        result = CliRunner().invoke(main, list(args), env=changes, catch_exceptions=False)
+    finally:
+        os.chdir(previous)
+    return subprocess.CompletedProcess(
+        ["speclint", *args], result.exit_code, result.stdout, result.stderr
+    )
+
+
 def run_rule(root: Path, rule: str, options: Mapping[str, Any] | None = None) -> list[Finding]:
     """The findings of one rule on the corpus at ``root``, in process. Without ``options`` the rule
     gets what the corpus's speclint.toml gives it (``[rules.ID]``), as the engine does."""

@@ -76,15 +76,24 @@ def checked(tmp_path: Path) -> tuple[Path, dict[str, object]]:
     return scratch, json.loads((scratch / "build-check.json").read_text(encoding="utf-8"))
 
 
+@pytest.fixture(scope="module")
+def checked_items(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, object]]:
+    """(the folder, the scratch folder, the report) of one run of the build check on REPOSITORY,
+    shared by the tests that read it: none changes it (a second run writes the same bytes, which
+    is what the test that makes one asserts)."""
+    base = tmp_path_factory.mktemp("build-check")
+    return (base, *checked(base))
+
+
 def by_source(report: dict[str, object]) -> dict[str, dict[str, object]]:
     (repository,) = report["repositories"]  # type: ignore[misc]
     return {e["source"]: e for e in repository["entries"]}
 
 
 def test_built_and_not_built_are_read_from_the_build_and_the_tree_is_not_written(
-    tmp_path: Path,
+    checked_items: tuple[Path, Path, dict[str, object]],
 ) -> None:
-    scratch, report = checked(tmp_path)
+    tmp_path, scratch, report = checked_items
     (repository,) = report["repositories"]  # type: ignore[misc]
     assert repository["name"] == "example/items"
     # `broken.schema.json` has a `$ref` that resolves nowhere: not built, which the build's exit
@@ -112,8 +121,10 @@ def test_built_and_not_built_are_read_from_the_build_and_the_tree_is_not_written
 
 
 @NEEDS_CHECK_JSONSCHEMA
-def test_schema_bundles_and_sources_get_the_metaschema_verdicts(tmp_path: Path) -> None:
-    scratch, report = checked(tmp_path)
+def test_schema_bundles_and_sources_get_the_metaschema_verdicts(
+    checked_items: tuple[Path, Path, dict[str, object]],
+) -> None:
+    tmp_path, scratch, report = checked_items
     entries = by_source(report)
     item = entries["schemas/item.schema.json"]
     assert item["bundle_check"]["verdict"] == "valid"
@@ -199,9 +210,10 @@ def test_a_validator_that_hangs_is_a_timeout_not_a_stuck_run(tmp_path: Path) -> 
         "import time, sys\nif sys.argv[1].endswith('slow.yaml'):\n    time.sleep(3600)\n" + worker
     )
     try:
-        # The limit is generous: the fine file's worker starts and validates within it on a
-        # loaded machine too.
-        verdicts = build_check.api_checks([slow, fine], 30, ())
+        # The limit is what the test waits out for the slow file, and still generous: the fine
+        # file's worker starts and validates within it on a loaded machine too (about 2 s with
+        # seven sessions on two cores).
+        verdicts = build_check.api_checks([slow, fine], 10, ())
     finally:
         build_check.WORKER = worker
     assert verdicts[slow].verdict == "timeout"

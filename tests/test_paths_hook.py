@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_cli import GOOD_OPENAPI, cli
+from test_cli import GOOD_OPENAPI
 from test_diff_base import git
 from test_pre_commit_hook import (
     LEGACY,
@@ -25,7 +25,7 @@ from test_pre_commit_hook import (
     spec_repository,
 )
 
-from conftest import schema, write_files
+from conftest import run_in_process, schema, write_files
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -48,7 +48,11 @@ def finding_lines(output: str) -> list[str]:
 
 
 def speclint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return cli(*args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cwd / ".." / "c")})
+    # In this process: these tests are about where a command finds its corpus, not about the
+    # process (the hook run by pre-commit, below, is a real one).
+    return run_in_process(
+        *args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cwd / ".." / "c")}
+    )
 
 
 # --- item 11: check -----------------------------------------------------------------------------
