@@ -176,10 +176,14 @@ def run_cli(*args: str) -> Result:
 
 
 def cli_in_process(
-    *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    *args: str,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` (the whole of it, as a
-    child's) exits with and prints on stdout and stderr, answered in this process: the same
+    child's) and ``input`` on stdin exits with and prints on stdout and stderr, answered in this
+    process: the same
     answer as tests/test_cli.py's ``cli``, which starts a child, at a fraction of the cost (no
     interpreter to start, and the engine's in-memory caches kept from one run to the next). For
     tests of what the command line prints and exits with; a test whose point is the process (a
@@ -194,7 +198,12 @@ def cli_in_process(
             os.chdir(cwd)
         # The program's name as click reads it under `python -m speclint`, for usage messages.
         result = CliRunner().invoke(
-            main, list(args), env=overrides, prog_name="python -m speclint", catch_exceptions=False
+            main,
+            list(args),
+            input=input,
+            env=overrides,
+            prog_name="python -m speclint",
+            catch_exceptions=False,
         )
     finally:
         os.chdir(previous)
