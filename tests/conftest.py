@@ -183,11 +183,11 @@ def cli_in_process(
 ) -> subprocess.CompletedProcess[str]:
     """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` (the whole of it, as a
     child's) and ``input`` on stdin exits with and prints on stdout and stderr, answered in this
-    process: the same
-    answer as tests/test_cli.py's ``cli``, which starts a child, at a fraction of the cost (no
-    interpreter to start, and the engine's in-memory caches kept from one run to the next). For
-    tests of what the command line prints and exits with; a test whose point is the process (a
-    signal, the console script, a fresh interpreter's imports, no network) starts one."""
+    process: the same answer as tests/test_cli.py's ``cli``, which starts a child, at a fraction
+    of the cost (no interpreter to start and no imports, and the code fingerprint that keys the
+    cache computed once a process, not once a run). For tests of what the command line prints
+    and exits with; a test whose point is the process (a signal, the console script, a fresh
+    interpreter's imports, no network) starts one."""
     overrides: dict[str, str | None] | None = None
     if env is not None:
         overrides = {name: None for name in os.environ if name not in env}
