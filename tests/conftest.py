@@ -175,21 +175,36 @@ def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
-def run_in_process(
-    *args: str, cwd: Path | None = None, env: Mapping[str, str] | None = None
+def cli_in_process(
+    *args: str,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` prints and exits with,
-    from the command line run in this process: the shape of ``subprocess.run``'s answer, for tests
-    of what a command does (not of the process: signals, the entry point, the daemon's client),
-    without the second a child process spends importing speclint."""
-    changes: dict[str, str | None] = {}
+    """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` (the whole of it, as a
+    child's) and ``input`` on stdin exits with and prints on stdout and stderr, answered in this
+    process: the same answer as tests/test_cli.py's ``cli``, which starts a child, at a fraction
+    of the cost (no interpreter to start and no imports, and the code fingerprint that keys the
+    cache computed once a process, not once a run). For tests of what the command line prints
+    and exits with; a test whose point is the process (a signal, the console script, a fresh
+    interpreter's imports, no network) starts one."""
+    overrides: dict[str, str | None] | None = None
     if env is not None:
-        changes = {name: value for name, value in env.items() if os.environ.get(name) != value}
-        changes.update({name: None for name in os.environ if name not in env})
+        overrides = {name: None for name in os.environ if name not in env}
+        overrides.update(env)
     previous = os.getcwd()
-    os.chdir(cwd or previous)
     try:
-        result = CliRunner().invoke(main, list(args), env=changes, catch_exceptions=False)
+        if cwd is not None:
+            os.chdir(cwd)
+        # The program's name as click reads it under `python -m speclint`, for usage messages.
+        result = CliRunner().invoke(
+            main,
+            list(args),
+            input=input,
+            env=overrides,
+            prog_name="python -m speclint",
+            catch_exceptions=False,
+        )
     finally:
         os.chdir(previous)
     return subprocess.CompletedProcess(

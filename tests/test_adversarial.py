@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import schema, write_files
+from conftest import cli_in_process, schema, write_files
 from speclint.analyses.context import Context
 from speclint.parsing.reading import MAX_FILE_BYTES, LoadProblem, read_raw
 from speclint.run.runner import run_rules
@@ -320,13 +320,11 @@ def test_every_attack_at_once_in_a_guarded_process(tmp_path: Path) -> None:
 
 
 def test_an_empty_corpus_says_it_checked_nothing_and_fails(tmp_path: Path) -> None:
-    from test_cli import cli
-
     # A gate that passes what it did not understand gives a false all-clear (issue 14).
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
-    done = cli("check", str(empty))
+    done = cli_in_process("check", str(empty))
     assert done.returncode == 2 and done.stdout == ""
     assert (
         "nothing to check" in done.stderr
@@ -405,10 +403,5 @@ def test_ids_and_refs_that_are_no_uris_are_findings_not_a_dead_run(tmp_path: Pat
     assert rules == ["example-invalid", "unresolved-ref"]
     [unresolved] = [f for f in result.findings if f.rule == "unresolved-ref"]
     assert "not a URI reference" in unresolved.message
-    built = subprocess.run(
-        [sys.executable, "-m", "speclint", "build", str(root), "--output", str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        timeout=TIME_BOX,
-    )
+    built = cli_in_process("build", str(root), "--output", str(tmp_path / "out"))
     assert "Traceback" not in built.stderr and "internal error" not in built.stderr

@@ -13,24 +13,31 @@ import pytest
 from jsonschema import Draft202012Validator
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, copy_bundled_corpus
+from conftest import BUNDLED_CORPUS, cli_in_process, copy_bundled_corpus
 from speclint.outputs.afp import ID_PATTERN, schema
 
 REQUEST = Draft202012Validator(schema("request"))
 RESPONSE = Draft202012Validator(schema("response"))
 
 
-def afp(request: Any, *args: str, cwd: Path | None = None) -> tuple[int, dict[str, Any]]:
-    """Send a request to `speclint afp` on stdin; the exit code and the parsed response."""
+def afp(
+    request: Any, *args: str, cwd: Path | None = None, child: bool = False
+) -> tuple[int, dict[str, Any]]:
+    """Send a request to `speclint afp` on stdin; the exit code and the parsed response. The
+    command runs in this process, or in a child process (``child``) for a test of the real
+    stdin and stdout an agent talks to."""
     text = request if isinstance(request, str) else json.dumps(request)
-    done = subprocess.run(
-        [sys.executable, "-m", "speclint", "afp", *args],
-        input=text,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-    )
+    if not child:
+        done = cli_in_process("afp", *args, cwd=cwd, input=text)
+    else:
+        done = subprocess.run(
+            [sys.executable, "-m", "speclint", "afp", *args],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            timeout=300,
+        )
     assert "Traceback" not in done.stderr, done.stderr
     response = json.loads(done.stdout)
     assert not list(RESPONSE.iter_errors(response)), list(RESPONSE.iter_errors(response))
@@ -71,14 +78,15 @@ def test_the_schemas_are_the_tables() -> None:
 
 
 def test_format_afp_is_a_valid_response_with_stable_ids() -> None:
-    first = cli("check", str(BUNDLED_CORPUS), "--format", "afp")
+    # One run in this process and one in a child (another interpreter, another hash seed).
+    first = cli_in_process("check", str(BUNDLED_CORPUS), "--format", "afp")
     second = cli("check", str(BUNDLED_CORPUS), "--format", "afp")
     assert first.stdout == second.stdout  # deterministic
     response = json.loads(first.stdout)
     assert not list(RESPONSE.iter_errors(response))
     assert response["status"] == "success" and response["iteration"] == 1
     items = response["feedback"]["areas_for_improvement"]
-    text = cli("check", str(BUNDLED_CORPUS), "--format", "json")
+    text = cli_in_process("check", str(BUNDLED_CORPUS), "--format", "json")
     assert len(items) == len(json.loads(text.stdout)["findings"])
     ids = [item["id"] for item in items]
     assert len(set(ids)) == len(ids) and all(ID_PATTERN.match(i) for i in ids)
@@ -161,7 +169,8 @@ def test_an_inline_schema_inside_a_corpus(tmp_path: Path) -> None:
 def test_a_markdown_artifact_on_its_own() -> None:
     page = '# Runs\n\n```json\n{"a": 1, "a": 2}\n```\n'
     request = {"iteration": 1, "artifact": {"media_type": "text/markdown", "content": page}}
-    code, response = afp(request)  # no protocol_version: §5.1's own example omits it
+    # Through a child's real stdin and stdout, as an agent sends it.
+    code, response = afp(request, child=True)  # no protocol_version: §5.1's own example omits it
     assert code == 0 and response["protocol_version"] == "1.2"
     assert response["feedback"]["confidence"]["level"] == "high"
 

@@ -17,8 +17,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from ruamel.yaml import YAML
 from test_build import errors, instances
-from test_cli import cli
 
+# What `speclint build` writes and prints is the question, not a process: it runs in process.
+from conftest import cli_in_process as cli
 from conftest import copy_bundled_corpus, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.references import file_uri
@@ -356,8 +357,10 @@ def test_generated_instances_get_the_same_verdict_from_source_and_bundle(
         ),
     )
 
+    # A hundred instances meet both verdicts on every pair (the tally below), in half the time
+    # of two hundred.
     @settings(
-        max_examples=200,
+        max_examples=100,
         derandomize=True,
         database=None,
         deadline=None,

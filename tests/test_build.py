@@ -18,9 +18,9 @@ from referencing import Registry
 
 from conftest import (
     BUNDLED_CORPUS,
+    cli_in_process,
     copy_bundled_corpus,
     openapi_30,
-    run_in_process,
     schema,
     write_files,
 )
@@ -43,30 +43,30 @@ def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) 
     (corpus / "schemas/run-page.schema.json").write_text(
         '{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "RunPage"}\n'
     )
-    before = run_in_process("build", str(corpus), "--check")
+    before = cli_in_process("build", str(corpus), "--check")
     assert (
         before.returncode == 1 and f"{corpus.as_posix()}/build/{CATALOG}: missing" in before.stdout
     )
 
-    built = run_in_process("build", str(corpus))
+    built = cli_in_process("build", str(corpus))
     # The seeded schema-invalid schema is not built, and that is the build's exit code (1), for
     # the build as for --check; the rest is written, and up to date.
     assert built.returncode == 1, built.stderr
     assert "not built: schemas/run-filter.schema.json" in built.stderr  # invalid: schema-invalid
-    fresh = run_in_process("build", str(corpus), "--check")
+    fresh = cli_in_process("build", str(corpus), "--check")
     # The outputs match this build, but a source it could not bundle is never "up to date".
     assert fresh.returncode == 1 and "are up to date" not in fresh.stdout
     assert "which lacks 1 document(s) it could not bundle" in fresh.stdout
     run_filter = corpus / "schemas/run-filter.schema.json"
     run_filter.write_text(run_filter.read_text().replace('"status",', '["status"],'))
-    assert run_in_process("build", str(corpus)).returncode == 0
-    fresh = run_in_process("build", str(corpus), "--check")
+    assert cli_in_process("build", str(corpus)).returncode == 0
+    fresh = cli_in_process("build", str(corpus), "--check")
     assert fresh.returncode == 0, fresh.stdout + fresh.stderr
     assert "are up to date" in fresh.stdout
 
     common = corpus / "schemas/common.schema.json"
     common.write_text(common.read_text().replace("{4,64}", "{4,80}"))
-    stale = run_in_process("build", str(corpus), "--check")
+    stale = cli_in_process("build", str(corpus), "--check")
     assert stale.returncode == 1
     listed = {line.rsplit(": ", 1)[1] for line in stale.stdout.splitlines()}
     assert listed == {"stale"}
@@ -81,23 +81,23 @@ def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) 
     (corpus / "schemas/heartbeat.schema.json").unlink()  # no API document reaches it
     (corpus / "build/schemas/notes.json").write_text("{}\n")
     (corpus / "build/schemas/error.schema.json").unlink()
-    worse = run_in_process("build", str(corpus), "--check")
+    worse = cli_in_process("build", str(corpus), "--check")
     assert "build/schemas/heartbeat.schema.json: extra" in worse.stdout
     assert "error.schema.json: missing" in worse.stdout
     assert "notes.json" not in worse.stdout
-    rebuilt = run_in_process("build", str(corpus))
+    rebuilt = cli_in_process("build", str(corpus))
     assert rebuilt.returncode == 0 and "removed 1 it no longer builds" in rebuilt.stdout
-    assert run_in_process("build", str(corpus), "--check").returncode == 0
+    assert cli_in_process("build", str(corpus), "--check").returncode == 0
     assert not (corpus / "build/schemas/heartbeat.schema.json").exists()
     assert (corpus / "build/schemas/notes.json").read_text() == "{}\n"
 
 
 def test_build_outputs_are_never_linted_as_sources(tmp_path: Path) -> None:
     corpus = copy_of_bundled(tmp_path)
-    plain = run_in_process("check", str(corpus), "--format", "json").stdout
+    plain = cli_in_process("check", str(corpus), "--format", "json").stdout
     # 1: the seeded unresolved-ref leaves api/openapi.yaml not built; the rest is written.
-    assert run_in_process("build", str(corpus)).returncode == 1
-    assert run_in_process("check", str(corpus), "--format", "json").stdout == plain
+    assert cli_in_process("build", str(corpus)).returncode == 1
+    assert cli_in_process("check", str(corpus), "--format", "json").stdout == plain
 
 
 def test_catalog_and_configured_output_and_selection(make_corpus: Any) -> None:
@@ -111,7 +111,7 @@ def test_catalog_and_configured_output_and_selection(make_corpus: Any) -> None:
             "schemas/common/line.schema.json": schema(type="object"),
         }
     )
-    assert run_in_process("build", str(root)).returncode == 0
+    assert cli_in_process("build", str(root)).returncode == 0
     written = sorted(p.relative_to(root).as_posix() for p in (root / "dist").rglob("*.json"))
     assert written == [
         "dist/bundled/.speclint-build.json",  # the manifest: what the build wrote, with hashes
@@ -313,7 +313,7 @@ def test_an_embedded_openapi_30_schema_object_keeps_its_meaning(tmp_path: Path, 
     """Embedded as written under a 2020-12 root, `exclusiveMinimum: true` fails the metaschema
     and `nullable` is ignored: the bundle holds it rewritten in 2020-12, and says so."""
     root = _oas30_bound_corpus(tmp_path, shape)
-    built = run_in_process("build", str(root), "-o", str(tmp_path / "out"))
+    built = cli_in_process("build", str(root), "-o", str(tmp_path / "out"))
     assert built.returncode == 0 and "not built" not in built.stderr, built.stderr  # valid sources
     bundle_path = tmp_path / "out/schemas/root.json"
     metaschema = subprocess.run(

@@ -17,7 +17,7 @@ from test_api_bundle import CLEAN
 from test_cli import cli
 from test_trust import GIT, committed, git, snapshot_of
 
-from conftest import run_in_process, write_files
+from conftest import cli_in_process, write_files
 from speclint.analyses.context import Context
 from speclint.outputs import build as building
 from speclint.outputs.build import CATALOG, MANIFEST
@@ -54,7 +54,7 @@ def test_a_corpus_named_through_a_symlinked_folder_never_writes_through_a_commit
         ("build", str(named)),
         ("build", str(named), "--output", str(named / "build"), "--check"),
     ):
-        done = run_in_process(*args)
+        done = cli_in_process(*args)
         no_traceback(done)
         assert done.returncode == 2 and "is a symlink" in done.stderr, (args, done.stderr)
     assert snapshot_of(outside) == before
@@ -66,13 +66,13 @@ def test_an_output_alias_of_the_corpus_root_is_the_corpus_root(tmp_path: Path) -
     before = snapshot_of(corpus)
     link = tmp_path / "link"
     link.symlink_to(corpus, target_is_directory=True)
-    done = run_in_process("build", str(corpus), "-o", str(link))
+    done = cli_in_process("build", str(corpus), "-o", str(link))
     no_traceback(done)
     assert done.returncode == 2 and "corpus root" in done.stderr, done.stderr
     # ... and a link to a folder of sources inside it holds sources.
     schemas = tmp_path / "schemas-link"
     schemas.symlink_to(corpus / "schemas", target_is_directory=True)
-    done = run_in_process("build", str(corpus), "-o", str(schemas))
+    done = cli_in_process("build", str(corpus), "-o", str(schemas))
     assert done.returncode == 2 and "holds source files" in done.stderr, done.stderr
     assert snapshot_of(corpus) == before
 
@@ -85,15 +85,15 @@ def test_an_output_alias_into_the_root_is_checked_as_inside_it(tmp_path: Path) -
     before = snapshot_of(corpus / ".git")
     link = tmp_path / "hooks-link"
     link.symlink_to(hooks, target_is_directory=True)
-    done = run_in_process("build", str(corpus), "-o", str(link))
+    done = cli_in_process("build", str(corpus), "-o", str(link))
     no_traceback(done)
     assert done.returncode == 2 and "inside .git" in done.stderr, done.stderr
     assert snapshot_of(corpus / ".git") == before
     # A link to the build's own folder in the root is that folder.
     (corpus / "build").mkdir()
     (tmp_path / "build-link").symlink_to(corpus / "build", target_is_directory=True)
-    assert run_in_process("build", str(corpus), "-o", str(tmp_path / "build-link")).returncode == 0
-    assert run_in_process("build", str(corpus), "--check").returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(tmp_path / "build-link")).returncode == 0
+    assert cli_in_process("build", str(corpus), "--check").returncode == 0
 
 
 # --- item 3: every target is checked before anything is written -----------------------------------
@@ -110,7 +110,7 @@ def test_a_committed_link_deep_in_the_output_is_refused_before_anything_is_writt
     clone = committed(tmp_path, files, links={"build/schemas": outside})
     repository = snapshot_of(clone)
     for _ in range(2):  # and what a refused build leaves does not block the next one differently
-        done = run_in_process("build", str(clone))
+        done = cli_in_process("build", str(clone))
         no_traceback(done)
         assert done.returncode == 2, done.stderr
         assert snapshot_of(clone) == repository
@@ -124,7 +124,7 @@ def test_a_file_in_the_way_of_a_folder_is_refused_before_anything_is_written(
     corpus = write_files(tmp_path / "spec", CLEAN)
     out = write_files(tmp_path / "out", {"schemas": "a file where a folder goes\n"})
     before = snapshot_of(out)
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     no_traceback(done)
     assert done.returncode == 2 and f"{out}/schemas is not a folder" in done.stderr, done.stderr
     assert snapshot_of(out) == before
@@ -144,7 +144,7 @@ def test_files_the_build_did_not_write_are_refused_and_named_not_overwritten(
     }
     out = write_files(tmp_path / "dist", theirs)
     before = snapshot_of(out)
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     no_traceback(done)
     assert done.returncode == 2, done.stderr
     assert "speclint did not write" in done.stderr and "nothing was written" in done.stderr
@@ -154,10 +154,10 @@ def test_files_the_build_did_not_write_are_refused_and_named_not_overwritten(
     # Moved away, the build writes; the user's package.json stays theirs through later builds.
     (out / CATALOG).unlink()
     (out / "schemas/error.schema.json").unlink()
-    assert run_in_process("build", str(corpus), "-o", str(out)).returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(out)).returncode == 0
     (corpus / "schemas/error.schema.json").unlink()
     (corpus / "api/openapi.yaml").unlink()  # it references the error schema
-    again = run_in_process("build", str(corpus), "-o", str(out))
+    again = cli_in_process("build", str(corpus), "-o", str(out))
     assert again.returncode == 0 and "removed" in again.stdout, again.stdout + again.stderr
     assert (out / "package.json").read_text() == theirs["package.json"]
     assert not (out / "schemas/error.schema.json").exists()  # the build's own: removed
@@ -168,11 +168,11 @@ def test_a_file_that_holds_exactly_what_the_build_writes_is_not_in_the_way(
 ) -> None:
     corpus = write_files(tmp_path / "spec", CLEAN)
     first = tmp_path / "first"
-    assert run_in_process("build", str(corpus), "-o", str(first)).returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(first)).returncode == 0
     out = tmp_path / "second"
     out.mkdir()
     (out / CATALOG).write_bytes((first / CATALOG).read_bytes())  # the same bytes: nothing lost
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert snapshot_of(out) == snapshot_of(first)
 
@@ -180,7 +180,7 @@ def test_a_file_that_holds_exactly_what_the_build_writes_is_not_in_the_way(
 def test_a_foreign_file_named_like_the_manifest_is_not_overwritten(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", CLEAN)
     out = write_files(tmp_path / "dist", {MANIFEST: "my notes\n"})
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     assert done.returncode == 2 and MANIFEST in done.stderr, done.stderr
     assert (out / MANIFEST).read_text() == "my notes\n"
 
@@ -192,13 +192,13 @@ def test_build_exits_1_when_a_document_could_not_be_built_and_check_agrees(
     tmp_path: Path,
 ) -> None:
     root = write_files(tmp_path / "spec", UNBUILDABLE)
-    built = run_in_process("build", str(root))
+    built = cli_in_process("build", str(root))
     no_traceback(built)
     assert built.returncode == 1, built.stdout + built.stderr
     assert "not built: api/openapi.yaml" in built.stderr
     assert "could not be bundled (api/openapi.yaml)" in built.stderr
     assert (root / "build" / CATALOG).is_file()  # what could be built is written
-    checked = run_in_process("build", str(root), "--check")
+    checked = cli_in_process("build", str(root), "--check")
     assert checked.returncode == 1
     # The outputs are what this build writes: --check says so, and why it still fails (a
     # document not built is never called up to date).
@@ -210,20 +210,20 @@ def test_build_exits_1_when_a_document_could_not_be_built_and_check_agrees(
 def test_build_creates_a_missing_output_folder(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", CLEAN)
     out = tmp_path / "new" / "deeper"
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     no_traceback(done)
     assert done.returncode == 0, done.stderr
     assert (out / CATALOG).is_file() and (out / "api/openapi.yaml").is_file()
-    assert run_in_process("build", str(corpus), "-o", str(out), "--check").returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(out), "--check").returncode == 0
     inside = corpus / "dist" / "bundles"
-    assert run_in_process("build", str(corpus), "-o", str(inside)).returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(inside)).returncode == 0
     assert (inside / CATALOG).is_file()
 
 
 def test_an_output_folder_below_a_file_is_an_error(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", CLEAN)
     (tmp_path / "plain").write_text("a file\n")
-    done = run_in_process("build", str(corpus), "-o", str(tmp_path / "plain" / "out"))
+    done = cli_in_process("build", str(corpus), "-o", str(tmp_path / "plain" / "out"))
     no_traceback(done)
     assert done.returncode == 2 and "not a folder" in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1
@@ -250,7 +250,7 @@ def test_a_forged_manifest_opens_nothing_through_a_symlinked_folder(
     # "build/etc/passwd: extra", which told whether a file outside the repository exists.
     outside = write_files(tmp_path / "outside", {"secret.txt": "secret\n"})
     corpus = write_files(tmp_path / "spec", CLEAN)
-    assert run_in_process("build", str(corpus)).returncode == 0
+    assert cli_in_process("build", str(corpus)).returncode == 0
     (corpus / "build" / "etc").symlink_to(outside, target_is_directory=True)
     manifest_path = corpus / "build" / MANIFEST
     manifest = json.loads(manifest_path.read_text())
@@ -275,7 +275,7 @@ def test_a_forged_manifest_opens_nothing_through_a_symlinked_folder(
     assert state.extra == [] and not state.clean
     assert [path for path, _ in state.refused] == ["etc/absent.txt", "etc/secret.txt"]
 
-    checked = run_in_process("build", str(corpus), "--check")
+    checked = cli_in_process("build", str(corpus), "--check")
     no_traceback(checked)
     assert checked.returncode == 1, checked.stdout + checked.stderr
     lines = checked.stdout.splitlines()
@@ -289,7 +289,7 @@ def test_a_forged_manifest_opens_nothing_through_a_symlinked_folder(
     assert secret.replace("secret", "absent") == absent
     assert "0 extra, 2 not read" in checked.stderr
 
-    built = run_in_process("build", str(corpus))
+    built = cli_in_process("build", str(corpus))
     no_traceback(built)
     assert built.returncode == 0 and "left" not in built.stderr, built.stderr
     said = [line for line in built.stderr.splitlines() if "etc/" in line]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conftest import copy_bundled_corpus, run_in_process
+from conftest import cli_in_process, copy_bundled_corpus
 from speclint.run.cache import ENTRY, cache_home, corpus_folder
 
 
@@ -31,7 +31,7 @@ def reports(root: Path, *extra: str) -> tuple[str, str, str, int]:
     sarif, markdown = root.parent / "r.sarif", root.parent / "r.md"
     # In this process: what is compared is the reports; the cache is on disk (a run in process
     # keeps nothing in memory for the next) and the rules still run in forked workers.
-    done = run_in_process(
+    done = cli_in_process(
         "check",
         str(root),
         *("--format", "sarif", "--output", str(sarif)),
@@ -168,10 +168,10 @@ def test_a_file_that_is_not_linted_still_invalidates_when_a_rule_looks_for_it(
         "| Compatibility | additive |\n"
     )
     missing = "`conformance/run.ts`, which does not exist"
-    assert missing in run_in_process("check", str(root)).stdout
+    assert missing in cli_in_process("check", str(root)).stdout
     (root / "conformance").mkdir()
     (root / "conformance/run.ts").write_text("export {};\n")
-    assert missing not in run_in_process("check", str(root)).stdout
+    assert missing not in cli_in_process("check", str(root)).stdout
 
 
 def test_a_shortened_message_from_the_caches_prints_as_a_fresh_one(tmp_path: Path) -> None:

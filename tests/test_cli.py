@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import schema
+from conftest import cli_in_process, schema
 from speclint.common.findings import Finding
 from speclint.run.runner import run_rules
 
@@ -37,7 +37,9 @@ GOOD_OPENAPI = textwrap.dedent(
 def cli(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run speclint in a child process, as a user (and pre-commit) would."""
+    """Run speclint in a child process, as a user (and pre-commit) would. The tests below that are
+    about what the command prints and exits with run it in process (conftest's
+    ``cli_in_process``, the same answer); a child is for a test about the process."""
     return subprocess.run(
         [sys.executable, "-m", "speclint", *args],
         capture_output=True,
@@ -70,7 +72,7 @@ def bad_corpus(make_corpus: MakeCorpus) -> Path:
 
 def test_bad_input_gives_located_findings_and_exit_1(make_corpus: MakeCorpus) -> None:
     root = bad_corpus(make_corpus)
-    result = cli("check", str(root), "--format", "json")
+    result = cli_in_process("check", str(root), "--format", "json")
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     report = json.loads(result.stdout)
@@ -140,7 +142,7 @@ def test_clean_corpus_exits_0(make_corpus: MakeCorpus) -> None:
             "api/openapi.yaml": GOOD_OPENAPI,
         }
     )
-    result = cli("check", str(root))
+    result = cli_in_process("check", str(root))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no findings" in result.stdout
 
@@ -150,30 +152,30 @@ def test_fail_on_threshold(make_corpus: MakeCorpus) -> None:
         {"schemas/r.schema.json": schema(type="object", properties={"a": {}}, required=["b"])}
     )
     (root / "speclint.toml").write_text('[rules]\nrequired-undeclared = "info"\n')
-    assert cli("check", str(root)).returncode == 0  # an info
-    assert cli("check", str(root), "--fail-on", "warning").returncode == 0
-    assert cli("check", str(root), "--fail-on", "info").returncode == 1
+    assert cli_in_process("check", str(root)).returncode == 0  # an info
+    assert cli_in_process("check", str(root), "--fail-on", "warning").returncode == 0
+    assert cli_in_process("check", str(root), "--fail-on", "info").returncode == 1
     (root / "speclint.toml").write_text(
         'fail-on = "warning"\n[rules]\nrequired-undeclared = "warning"\n'
     )
-    assert cli("check", str(root)).returncode == 1
+    assert cli_in_process("check", str(root)).returncode == 1
     (root / "speclint.toml").write_text('[rules]\nrequired-undeclared = "off"\n')
-    result = cli("check", str(root), "--fail-on", "info")
+    result = cli_in_process("check", str(root), "--fail-on", "info")
     assert result.returncode == 0 and "required-undeclared" not in result.stdout
 
 
 def test_usage_and_config_errors_exit_2_without_traceback(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/r.schema.json": schema(type="object")})
-    missing = cli("check", str(root / "nope"))
+    missing = cli_in_process("check", str(root / "nope"))
     assert missing.returncode == 2 and "no such file or folder" in missing.stderr
     (root / "speclint.toml").write_text("fail-on = \n")
-    broken = cli("check", str(root))
+    broken = cli_in_process("check", str(root))
     assert broken.returncode == 2 and "not valid TOML" in broken.stderr
     (root / "speclint.toml").write_text('[rules]\nrequired-undeclared = "loud"\n')
-    bad_level = cli("check", str(root))
+    bad_level = cli_in_process("check", str(root))
     assert bad_level.returncode == 2 and "required-undeclared" in bad_level.stderr
     (root / "speclint.toml").write_text("")
-    unknown = cli("check", str(root), "--rule", "no-such-rule")
+    unknown = cli_in_process("check", str(root), "--rule", "no-such-rule")
     assert unknown.returncode == 2 and "no-such-rule" in unknown.stderr
     for result in (missing, broken, bad_level, unknown):
         assert "Traceback" not in result.stderr
@@ -201,21 +203,21 @@ def test_a_crashing_rule_becomes_an_internal_error_finding(make_corpus: MakeCorp
 
 
 def test_rules_and_rule_commands() -> None:
-    listing = cli("rules")
+    listing = cli_in_process("rules")
     assert listing.returncode == 0
     assert "unresolved-ref" in listing.stdout and "error" in listing.stdout
-    doc = cli("rule", "unresolved-ref")
+    doc = cli_in_process("rule", "unresolved-ref")
     assert doc.returncode == 0
     for heading in ("What it does", "Why is this bad?", "Example", "Use instead", "Options"):
         assert heading in doc.stdout
     assert "FAIL" in doc.stdout and "PASS" in doc.stdout
-    assert cli("rule", "no-such-rule").returncode == 2
+    assert cli_in_process("rule", "no-such-rule").returncode == 2
 
 
 def test_several_formats_at_once(make_corpus: MakeCorpus, tmp_path: Path) -> None:
     root = bad_corpus(make_corpus)
     sarif, markdown = tmp_path / "out/r.sarif", tmp_path / "out/r.md"
-    result = cli(
+    result = cli_in_process(
         "check",
         str(root),
         "-f",
@@ -233,7 +235,7 @@ def test_several_formats_at_once(make_corpus: MakeCorpus, tmp_path: Path) -> Non
     assert json.loads(sarif.read_text())["version"] == "2.1.0"
     assert markdown.read_text().startswith("# speclint report")
     assert "[parse-error]" in result.stdout
-    two_stdout = cli("check", str(root), "-f", "json", "-f", "text")
+    two_stdout = cli_in_process("check", str(root), "-f", "json", "-f", "text")
     assert two_stdout.returncode == 2
 
 
@@ -249,7 +251,7 @@ def test_default_path_is_the_current_directory(
     root = make_corpus(
         {"schemas/run.schema.json": schema(type="object"), "api/openapi.yaml": GOOD_OPENAPI}
     )
-    result = cli(*args, cwd=root)
+    result = cli_in_process(*args, cwd=root)
     assert result.returncode == 0, result.stderr
     if args == ("roles",):
         assert "schemas/run.schema.json#/: client-submitted" in result.stdout

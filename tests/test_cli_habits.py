@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from test_cli import MakeCorpus, cli
+from test_cli import MakeCorpus
 from test_compat_claim import STREAM_MODES
 from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS, REPOSITORY, copy_bundled_corpus, schema, write_files
+from conftest import cli_in_process as cli  # what the command line prints: no process needed
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report, renderer
 from speclint.outputs.reporters.rule_doc import render_doc

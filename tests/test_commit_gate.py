@@ -14,7 +14,7 @@ from test_compat_claim import STREAM_MODES
 from test_compat_claim import pull_request as compat_pull_request
 from test_diff_base import git
 
-from conftest import run_in_process, write_files
+from conftest import cli_in_process, write_files
 from speclint.model.corpus import SKIPPED_FOLDERS, listing
 from speclint.parsing.gitbase import head_commit, tracked_listing
 from speclint.run import engine
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 def speclint(cwd: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """speclint, run in this process, with a cache folder of the test's own (what is compared is
     what the gate reports; the caches are on disk)."""
-    return run_in_process(*args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cache)})
+    return cli_in_process(*args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cache)})
 
 
 def test_the_index_is_listed_in_the_order_a_checkout_is_walked(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from test_cli import cli as run_speclint
 from test_diff_base import git
 
-from conftest import copy_bundled_corpus, run_in_process, write_files
+from conftest import cli_in_process, copy_bundled_corpus, write_files
 from speclint.frontends import cli, client, daemon
 from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
@@ -59,7 +59,7 @@ def same_output(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The command through the daemon (a real client and daemon), compared byte for byte with a
     cold run's (no cache; run in this process, as the reference it is)."""
     served = speclint(cwd, *args, "--daemon")
-    cold = run_in_process(*args, cwd=cwd, env={**os.environ, "SPECLINT_NO_CACHE": "1"})
+    cold = cli_in_process(*args, cwd=cwd, env={**os.environ, "SPECLINT_NO_CACHE": "1"})
     assert "daemon is not used" not in served.stderr, served.stderr
     assert (served.returncode, served.stdout, served.stderr) == (
         cold.returncode,

@@ -7,7 +7,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from conftest import copy_bundled_corpus, run_in_process, schema, write_files
+from conftest import cli_in_process, copy_bundled_corpus, schema, write_files
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -44,8 +44,8 @@ def repository(tmp_path: Path) -> Path:
 def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> None:
     repo = repository(tmp_path)
     # A plain run first fills the run cache; the gate must not be answered from it.
-    assert run_in_process("check", "corpus", cwd=repo).returncode == 1
-    result = run_in_process("check", "corpus", "--diff-base", "HEAD~1", cwd=repo)
+    assert cli_in_process("check", "corpus", cwd=repo).returncode == 1
+    result = cli_in_process("check", "corpus", "--diff-base", "HEAD~1", cwd=repo)
     assert result.returncode == 1, result.stderr
     reported = [
         line for line in result.stdout.splitlines() if " [" in line and "related:" not in line
@@ -59,13 +59,13 @@ def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> Non
     # The same gate with a baseline of the base's findings: only the new defect fails.
     git(repo, "checkout", "-q", "HEAD~1")
     assert (
-        run_in_process(
+        cli_in_process(
             "baseline", "write", "corpus", "--output", str(tmp_path / "base.json"), cwd=repo
         ).returncode
         == 0
     )
     git(repo, "checkout", "-q", "main")
-    gated = run_in_process("check", "corpus", "--baseline", str(tmp_path / "base.json"), cwd=repo)
+    gated = cli_in_process("check", "corpus", "--baseline", str(tmp_path / "base.json"), cwd=repo)
     assert gated.returncode == 1
     lines = [line for line in gated.stdout.splitlines() if " [" in line and "related:" not in line]
     assert len(lines) == 1 and "[duplicate-key]" in lines[0]
@@ -73,7 +73,7 @@ def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> Non
 
 def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
     repo = repository(tmp_path)
-    unknown = run_in_process("check", "corpus", "--diff-base", "no-such-branch", cwd=repo)
+    unknown = cli_in_process("check", "corpus", "--diff-base", "no-such-branch", cwd=repo)
     # A repository with no remote: nothing to fetch it from (a clone's hint: test_cli_habits).
     assert unknown.returncode == 2 and (
         "unknown revision 'no-such-branch': it is not in this repository, which has no remote"
@@ -81,7 +81,7 @@ def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
     )
     plain = tmp_path / "plain"
     copy_bundled_corpus(plain)
-    outside = run_in_process("check", str(plain), "--diff-base", "HEAD")
+    outside = cli_in_process("check", str(plain), "--diff-base", "HEAD")
     assert outside.returncode == 2 and "not inside a git repository" in outside.stderr
     assert "Traceback" not in unknown.stderr + outside.stderr
 
@@ -93,11 +93,11 @@ def test_a_shallow_ci_clone_needs_the_base_fetched_and_then_works(tmp_path: Path
     clone = tmp_path / "ci-clone"
     git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
     assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
-    missing = run_in_process("check", "corpus", "--diff-base", base, cwd=clone)
+    missing = cli_in_process("check", "corpus", "--diff-base", base, cwd=clone)
     assert missing.returncode == 2 and "fetch it first" in missing.stderr
     assert "Traceback" not in missing.stderr
     git(clone, "fetch", "-q", "--depth=1", "origin", base)
-    gated = run_in_process("check", "corpus", "--diff-base", base, cwd=clone)
+    gated = cli_in_process("check", "corpus", "--diff-base", base, cwd=clone)
     assert gated.returncode == 1, gated.stderr
     assert "1 new finding(s), 1 fixed" in gated.stderr
 
@@ -124,27 +124,27 @@ def test_the_hint_fetches_the_missing_base_of_each_kind(tmp_path: Path) -> None:
     for number, (ref, which) in enumerate(cases):
         clone = tmp_path / f"clone-{number}"
         git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
-        missing = run_in_process("check", "corpus", "--diff-base", ref, cwd=clone)
+        missing = cli_in_process("check", "corpus", "--diff-base", ref, cwd=clone)
         assert missing.returncode == 2, (ref, missing.stderr)
         assert f"unknown revision {ref!r}: fetch it first: `git fetch" in missing.stderr
         command = fetched_hint(missing.stderr, which)
         assert command[:4] == ["git", "fetch", "--no-tags", "--depth=1"], command
         git(clone, *command[1:])
-        gated = run_in_process("check", "corpus", "--diff-base", ref, cwd=clone)
+        gated = cli_in_process("check", "corpus", "--diff-base", ref, cwd=clone)
         assert gated.returncode != 2, (ref, command, gated.stderr)
     # An abbreviated id cannot be fetched: the full one must be given.
     clone = tmp_path / "clone-short"
     git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
-    short = run_in_process("check", "corpus", "--diff-base", base[:10], cwd=clone)
+    short = cli_in_process("check", "corpus", "--diff-base", base[:10], cwd=clone)
     assert short.returncode == 2 and "give the full one" in short.stderr
     # A full clone is not made shallow by the fetch it is told.
     full = tmp_path / "full"
     git(tmp_path, "clone", "-q", "--single-branch", origin.as_uri(), str(full))
-    missing = run_in_process("check", "corpus", "--diff-base", "origin/feature", cwd=full)
+    missing = cli_in_process("check", "corpus", "--diff-base", "origin/feature", cwd=full)
     command = fetched_hint(missing.stderr)
     assert "--depth=1" not in command
     git(full, *command[1:])
     assert (
-        run_in_process("check", "corpus", "--diff-base", "origin/feature", cwd=full).returncode != 2
+        cli_in_process("check", "corpus", "--diff-base", "origin/feature", cwd=full).returncode != 2
     )
     assert git(full, "rev-parse", "--is-shallow-repository") == "false"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from test_changed_findings import gate, two_commits
-from test_cli import cli
 from test_diff_base import git
 
+from conftest import cli_in_process as cli  # what the hook and gate print: in process
 from conftest import schema, write_files
 from speclint.common.findings import Finding, Location, Severity
 from speclint.run.baseline import Entry

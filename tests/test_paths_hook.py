@@ -25,7 +25,7 @@ from test_pre_commit_hook import (
     spec_repository,
 )
 
-from conftest import run_in_process, schema, write_files
+from conftest import cli_in_process, schema, write_files
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -50,7 +50,7 @@ def finding_lines(output: str) -> list[str]:
 def speclint(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     # In this process: these tests are about where a command finds its corpus, not about the
     # process (the hook run by pre-commit, below, is a real one).
-    return run_in_process(
+    return cli_in_process(
         *args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cwd / ".." / "c")}
     )
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_reporters import make_report
 
 from speclint.common.controls import json_escaped, visible, visible_line
 from speclint.common.findings import Finding, Location, Severity
+from speclint.frontends.cli import main
 from speclint.outputs.reporters import renderer
 from speclint.outputs.reporters.github_report import annotation, escape_data, escape_property
 
@@ -78,12 +78,13 @@ def test_github_annotations_escape_controls_and_keep_the_runner_escapes() -> Non
 
 
 def _run(*args: str) -> tuple[int, str, str]:
-    """speclint in a child process, its output as the bytes it wrote (decoded, surrogates kept)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "speclint", *args], capture_output=True, timeout=300
-    )
-    out = done.stdout.decode("utf-8", "surrogateescape")
-    return done.returncode, out, done.stderr.decode("utf-8", "surrogateescape")
+    """speclint's command line, its output as the bytes it wrote (decoded, surrogates kept). It
+    runs in process: what the reports hold is the question, not the process. click's runner
+    writes stdout strictly and stderr with backslash escapes, as a child's streams would fail or
+    escape what cannot be written as UTF-8."""
+    done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    out = done.stdout_bytes.decode("utf-8", "surrogateescape")
+    return done.exit_code, out, done.stderr_bytes.decode("utf-8", "surrogateescape")
 
 
 def hostile_corpus(make_corpus: MakeCorpus) -> Path:

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from test_cli import cli
 
-from conftest import REPOSITORY, bundled_corpus_files, run_in_process, schema, write_files
+from conftest import REPOSITORY, bundled_corpus_files, cli_in_process, schema, write_files
 
 GIT = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 LINUX = pytest.mark.skipif(
@@ -114,7 +114,7 @@ def test_a_committed_pickle_cache_never_runs(tmp_path: Path) -> None:
     clone = committed(tmp_path, files)
     files_before = snapshot_of(clone)
     assert (
-        run_in_process("baseline", "write", str(clone), "-o", str(tmp_path / "b.json")).returncode
+        cli_in_process("baseline", "write", str(clone), "-o", str(tmp_path / "b.json")).returncode
         == 0
     )
     for args in (
@@ -124,7 +124,7 @@ def test_a_committed_pickle_cache_never_runs(tmp_path: Path) -> None:
         ("build", str(clone), "-o", str(tmp_path / "out")),
         ("roles", str(clone)),
     ):
-        done = run_in_process(*args)
+        done = cli_in_process(*args)
         assert "Traceback" not in done.stderr, done.stderr
         assert not marker.exists(), f"speclint {' '.join(args)} ran code from the repository"
     assert snapshot_of(clone) == files_before  # and wrote nothing into the checkout
@@ -201,8 +201,8 @@ def test_a_committed_cache_symlink_is_neither_written_nor_emptied(tmp_path: Path
     clone = committed(tmp_path, bundled_files(), links={".speclint-cache": outside})
     assert (clone / ".speclint-cache").is_symlink()
     for _ in range(2):
-        assert run_in_process("check", str(clone)).returncode == 1
-    assert run_in_process("build", str(clone)).returncode == 1  # api/openapi.yaml is not built
+        assert cli_in_process("check", str(clone)).returncode == 1
+    assert cli_in_process("build", str(clone)).returncode == 1  # api/openapi.yaml is not built
     assert snapshot_of(outside) == before
 
 
@@ -217,15 +217,15 @@ def test_build_never_deletes_or_changes_files_it_did_not_write(tmp_path: Path) -
     )
     theirs = snapshot_of(out)
     for _ in range(2):
-        done = run_in_process("build", str(corpus), "-o", str(out))
+        done = cli_in_process("build", str(corpus), "-o", str(out))
         assert done.returncode == 0, done.stderr
     (corpus / "schemas/heartbeat.schema.json").unlink()  # its bundle is now stale output
-    done = run_in_process("build", str(corpus), "-o", str(out))
+    done = cli_in_process("build", str(corpus), "-o", str(out))
     assert done.returncode == 0 and "removed 1" in done.stdout
     after = snapshot_of(out)
     assert {k: after.get(k) for k in theirs} == theirs
     assert "schemas/heartbeat.schema.json" not in after
-    assert run_in_process("build", str(corpus), "-o", str(out), "--check").returncode == 0
+    assert cli_in_process("build", str(corpus), "-o", str(out), "--check").returncode == 0
 
 
 def test_a_forged_manifest_cannot_make_the_build_delete(tmp_path: Path) -> None:
@@ -249,7 +249,7 @@ def test_a_forged_manifest_cannot_make_the_build_delete(tmp_path: Path) -> None:
         )
     )
     before = snapshot_of(corpus)
-    assert run_in_process("build", str(corpus)).returncode == 1  # api/openapi.yaml is not built
+    assert cli_in_process("build", str(corpus)).returncode == 1  # api/openapi.yaml is not built
     after = snapshot_of(corpus)
     changed = {k for k in before if before[k] != after.get(k)}
     assert changed == {"build/.speclint-build.json"}  # replaced by the build's own manifest
@@ -261,7 +261,7 @@ def test_an_output_folder_that_holds_the_sources_is_refused(tmp_path: Path, outp
     config = corpus / "speclint.toml"
     config.write_text(config.read_text() + f'\n[build]\noutput = "{output}"\n')
     before = snapshot_of(corpus)
-    done = run_in_process("build", str(corpus))
+    done = cli_in_process("build", str(corpus))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "of its own" in done.stderr, done.stderr
     assert snapshot_of(corpus) == before
@@ -273,14 +273,14 @@ def test_a_committed_output_symlink_out_of_the_root_is_refused(tmp_path: Path) -
     before = snapshot_of(outside)
     clone = committed(tmp_path, bundled_files(), links={"build": outside})
     for args in (("build", str(clone)), ("build", str(clone), "--check")):
-        done = run_in_process(*args)
+        done = cli_in_process(*args)
         assert done.returncode == 2 and "symlink" in done.stderr, done.stderr
     # An explicit -o into the repository through the same link is refused too.
-    assert run_in_process("build", str(clone), "-o", str(clone / "build")).returncode == 2
+    assert cli_in_process("build", str(clone), "-o", str(clone / "build")).returncode == 2
     # A link further down, inside a real output folder.
     (clone / "out").mkdir()
     (clone / "out/schemas").symlink_to(outside / "schemas", target_is_directory=True)
-    done = run_in_process("build", str(clone), "-o", str(clone / "out"))
+    done = cli_in_process("build", str(clone), "-o", str(clone / "out"))
     assert done.returncode == 2 and "symlink" in done.stderr
     assert snapshot_of(outside) == before
 
@@ -498,7 +498,7 @@ def test_a_killed_diff_base_run_leaves_no_worktree_folder_or_process(
     assert wait_for(lambda: not marked_processes(mark)), marked_processes(mark)
     if how == signal.SIGKILL:
         # The next run removes what the killed one could not.
-        again = run_in_process("check", str(repo))
+        again = cli_in_process("check", str(repo))
         assert again.returncode in (0, 1) and "Traceback" not in again.stderr
         env = {**os.environ, "TMPDIR": str(temporary)}
         subprocess.run(
@@ -697,7 +697,7 @@ def test_a_waiver_expiry_that_is_not_a_date_is_refused_where_it_is_written(
             ),
         }
     )
-    done = run_in_process("check", str(root), "--format", "json", "--no-cache")
+    done = cli_in_process("check", str(root), "--format", "json", "--no-cache")
     report = json.loads(done.stdout)
     rules = sorted(f["rule"] for f in report["findings"])
     assert rules == ["unresolved-ref", "waiver"], rules  # nothing is waived
@@ -710,7 +710,7 @@ def test_an_in_source_waiver_expiry_is_located_at_its_value(make_corpus: Any) ->
     waived = json.loads(WAIVED)
     waived["x-speclint-ignore"] = {"rules": ["unresolved-ref"], "reason": "r", "expires": "never"}
     root = make_corpus({"schemas/a.schema.json": json.dumps(waived, indent=2)})
-    report = json.loads(run_in_process("check", str(root), "--format", "json").stdout)
+    report = json.loads(cli_in_process("check", str(root), "--format", "json").stdout)
     [problem] = [f for f in report["findings"] if f["rule"] == "waiver"]
     assert problem["location"]["pointer"] == "/x-speclint-ignore/expires"
     text = (root / "schemas/a.schema.json").read_text().splitlines()
@@ -731,7 +731,7 @@ def test_expiry_compares_dates_and_a_bad_speclint_today_is_an_error(make_corpus:
 
     def run(today: str) -> subprocess.CompletedProcess[str]:
         env["SPECLINT_TODAY"] = today
-        return run_in_process("check", str(root), "--no-cache", env=env)
+        return cli_in_process("check", str(root), "--no-cache", env=env)
 
     assert run("2026-09-30").returncode == 0  # waived until October
     assert "expired on 2026-10-01" in run("2026-10-02").stdout
@@ -743,13 +743,13 @@ def test_expiry_compares_dates_and_a_bad_speclint_today_is_an_error(make_corpus:
 def test_a_baseline_matches_on_every_field_a_reviewer_reads(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", bundled_files())
     baseline = tmp_path / "baseline.json"
-    assert run_in_process("baseline", "write", str(corpus), "-o", str(baseline)).returncode == 0
-    assert run_in_process("check", str(corpus), "--baseline", str(baseline)).returncode == 0
+    assert cli_in_process("baseline", "write", str(corpus), "-o", str(baseline)).returncode == 0
+    assert cli_in_process("check", str(corpus), "--baseline", str(baseline)).returncode == 0
     document = json.loads(baseline.read_text())
     for entry in document["entries"]:  # same ids, other rule and file
         entry["rule"], entry["path"] = "parse-error", "README.md"
     baseline.write_text(json.dumps(document))
-    done = run_in_process("check", str(corpus), "--baseline", str(baseline))
+    done = cli_in_process("check", str(corpus), "--baseline", str(baseline))
     assert done.returncode == 1 and "0 known finding(s)" in done.stderr
 
 
@@ -773,7 +773,7 @@ def test_a_malformed_baseline_is_refused_with_a_reason(tmp_path: Path, content: 
     corpus = write_files(tmp_path / "spec", {"schemas/a.schema.json": schema(type="object")})
     baseline = tmp_path / "baseline.json"
     baseline.write_text(content)
-    done = run_in_process("check", str(corpus), "--baseline", str(baseline))
+    done = cli_in_process("check", str(corpus), "--baseline", str(baseline))
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and str(baseline) in done.stderr
 
@@ -788,11 +788,11 @@ def test_a_profile_is_a_name_never_a_path(tmp_path: Path) -> None:
         "open wop",
     ):
         (corpus / "speclint.toml").write_text(f"profile = {json.dumps(name)}\n")
-        done = run_in_process("check", str(corpus))
+        done = cli_in_process("check", str(corpus))
         assert done.returncode == 2 and "unknown profile" in done.stderr
         assert "SECRET-CONTENT" not in done.stdout + done.stderr
     (corpus / "speclint.toml").write_text('profile = "openwop"\n')
-    assert run_in_process("check", str(corpus)).returncode == 0
+    assert cli_in_process("check", str(corpus)).returncode == 0
 
 
 def test_rfc_affects_never_looks_outside_the_root(tmp_path: Path) -> None:
@@ -806,12 +806,12 @@ def test_rfc_affects_never_looks_outside_the_root(tmp_path: Path) -> None:
             ),
         },
     )
-    first = run_in_process("check", str(corpus)).stdout
+    first = cli_in_process("check", str(corpus)).stdout
     write_files(tmp_path / "sibling", {"notes.md": "# outside\n"})
     assert (
-        run_in_process("check", str(corpus)).stdout
+        cli_in_process("check", str(corpus)).stdout
         == first
-        == run_in_process("check", str(corpus), "--no-cache").stdout
+        == cli_in_process("check", str(corpus), "--no-cache").stdout
     )
     assert "`../sibling/notes.md`, which does not exist" in first
 
@@ -871,7 +871,7 @@ def test_writes_into_a_read_only_folder_fail_clearly(
 def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", bundled_files())
     if Path("/dev/full").exists():
-        done = run_in_process("check", str(corpus), "--format", "text", "--output", "/dev/full")
+        done = cli_in_process("check", str(corpus), "--format", "text", "--output", "/dev/full")
         assert done.returncode == 2 and "No space left" in done.stderr, done.stderr
     report = tmp_path / "report.sarif"
     report.write_text("the previous report\n")
@@ -895,14 +895,14 @@ def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) 
 
 def test_a_torn_bundle_is_stale_not_a_crash(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", buildable_files())
-    assert run_in_process("build", str(corpus)).returncode == 0
+    assert cli_in_process("build", str(corpus)).returncode == 0
     bundle = corpus / "build/schemas/common.schema.json"
     bundle.write_bytes(bundle.read_bytes()[:50] + b"\xff\xfe")
-    done = run_in_process("build", str(corpus), "--check")
+    done = cli_in_process("build", str(corpus), "--check")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "common.schema.json: stale" in done.stdout
-    assert run_in_process("build", str(corpus)).returncode == 0
-    assert run_in_process("build", str(corpus), "--check").returncode == 0
+    assert cli_in_process("build", str(corpus)).returncode == 0
+    assert cli_in_process("build", str(corpus), "--check").returncode == 0
 
 
 def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
@@ -914,7 +914,7 @@ def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
     (out / f".speclint-tmp-{dead.pid}-abc").write_text("half a report")
     (out / f".speclint-tmp-{os.getpid()}-def").write_text("a live writer's")
     assert (
-        run_in_process("check", str(corpus), "-f", "json", "-o", str(out / "r.json")).returncode
+        cli_in_process("check", str(corpus), "-f", "json", "-o", str(out / "r.json")).returncode
         == 0
     )
     names = sorted(p.name for p in out.iterdir())
@@ -938,7 +938,7 @@ def test_diff_base_runs_no_git_hook(repository_with_history: Path, tmp_path: Pat
     marker.unlink()
     git("checkout", "-q", "-", cwd=repository_with_history)
     marker.unlink()
-    done = run_in_process("check", str(repository_with_history), "--diff-base", "HEAD~1")
+    done = cli_in_process("check", str(repository_with_history), "--diff-base", "HEAD~1")
     assert done.returncode in (0, 1), done.stderr
     assert not marker.exists()
 

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from test_cli import cli
 from test_diff_base import git
 
+from conftest import cli_in_process as cli  # what `speclint changes` prints: no process needed
 from speclint.analyses.changes.schema_assertions import covers
 from speclint.analyses.schemas.union_members import (
     MemberReading,
