@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Mapping
@@ -23,9 +24,22 @@ from speclint.frontends.cli import main
 from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+REPOSITORY = TESTS.parent
 BUNDLED_CORPUS = REPOSITORY / "corpus"
+BENCHMARKS = REPOSITORY / "benchmarks"
+# Files the tests read as they are (the JSON Schema Test Suite's cases): tests/data.
+DATA = TESTS / "data"
 OPENWOP = REPOSITORY.parent / "shared" / "openwop-corpus"
+
+# The test modules live in folders by subject (tests/rules/, tests/run/, ...) and share helpers by
+# importing one another by file name (`from test_cli import cli`), the name pytest's default
+# "prepend" import mode gives a module of a folder without `__init__.py`. Every folder holding
+# test modules is on sys.path, after the entries pytest puts first, so such an import works wherever
+# both modules live and when a module runs alone. Module file names are unique across tests/.
+for _folder in sorted({path.parent for path in TESTS.rglob("test_*.py")} - {TESTS}):
+    if DATA not in _folder.parents and str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

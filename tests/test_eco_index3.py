@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from test_index_page import run
+from test_index_drift import run
 
 from speclint.analyses.context import Context
 from speclint.model.config import load_config

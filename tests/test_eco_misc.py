@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_rule, schema
+from conftest import BUNDLED_CORPUS, run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
@@ -479,7 +479,7 @@ def _long_first_lines(root: Path) -> list[tuple[str, int, str]]:
 
 
 def test_first_lines_are_short_on_the_bundled_corpus() -> None:
-    root = Path(__file__).resolve().parents[1] / "corpus"
+    root = BUNDLED_CORPUS
     assert _long_first_lines(root) == []
 
 

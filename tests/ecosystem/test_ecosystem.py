@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-ECOSYSTEM = Path(__file__).resolve().parent.parent / "benchmarks" / "ecosystem"
+from conftest import BENCHMARKS
+
+ECOSYSTEM = BENCHMARKS / "ecosystem"
 _spec = importlib.util.spec_from_file_location("ecosystem_check", ECOSYSTEM / "check.py")
 assert _spec is not None and _spec.loader is not None
 check = importlib.util.module_from_spec(_spec)

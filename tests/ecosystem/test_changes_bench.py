@@ -17,7 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "changes"
+from conftest import BENCHMARKS
+
+BENCH = BENCHMARKS / "changes"
 _spec = importlib.util.spec_from_file_location("changes_bench", BENCH / "run.py")
 assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import schema, write_files
+from conftest import REPOSITORY, schema, write_files
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.config import load_config
@@ -311,7 +311,7 @@ def test_a_waiver_shown_in_a_code_block_is_no_waiver(make_corpus: MakeCorpus) ->
 
 
 def test_the_waiver_samples_of_this_readme_are_no_waivers() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
     assert "speclint-ignore" in readme  # the samples this test is about
     assert collect(Context.from_texts({"README.md": readme})) == []
 

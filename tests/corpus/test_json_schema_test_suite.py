@@ -19,8 +19,9 @@ from jsonschema import Draft202012Validator
 
 from speclint.analyses.context import Context
 from speclint.run.catalog import all_rules
+from conftest import DATA
 
-SUITE = Path(__file__).parent / "data" / "json-schema-test-suite"
+SUITE = DATA / "json-schema-test-suite"
 
 
 def groups() -> list[tuple[str, dict[str, Any]]]:

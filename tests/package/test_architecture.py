@@ -23,9 +23,10 @@ from pathlib import Path
 
 import grimp
 
+from conftest import REPOSITORY
 from speclint.old_paths import new_name
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPOSITORY
 # What a rule module may import of speclint: the analyses and the layers below them.
 RULE_LAYERS = ("speclint.analyses", "speclint.model", "speclint.parsing", "speclint.common")
 

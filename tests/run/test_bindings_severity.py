@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_rule, schema
+from conftest import BUNDLED_CORPUS, run_rule, schema
 from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import Binder, all_prose_sets, prose_sets
 from speclint.common.findings import Severity
@@ -324,7 +324,7 @@ def _first_lines(root: Path) -> list[tuple[str, int, str]]:
 
 
 def test_binding_rules_first_lines_are_short_on_the_bundled_corpus() -> None:
-    root = Path(__file__).resolve().parents[1] / "corpus"
+    root = BUNDLED_CORPUS
     assert _first_lines(root) == []
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from test_cli import cli
 
+from conftest import BUNDLED_CORPUS
 from speclint.common.findings import FIRST_LINE, Finding, Location, Severity, fitted
 from speclint.run.engine import Options, lint
 
@@ -80,7 +81,7 @@ def _long_first_lines(root: Path) -> list[tuple[str, int, str]]:
 
 
 def test_every_finding_of_the_bundled_corpus_has_a_short_first_line() -> None:
-    assert _long_first_lines(Path(__file__).resolve().parents[1] / "corpus") == []
+    assert _long_first_lines(BUNDLED_CORPUS) == []
 
 
 def test_a_finding_a_rule_did_not_shorten_still_has_a_short_first_line() -> None:
