@@ -3,14 +3,17 @@ operations of its version."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli, run_rule
+from speclint.analyses.api.routes import written_shape
 from speclint.common.findings import Finding
 from speclint.parsing.routes import curl_requests, request_lines, sequence_steps, split_target
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 API = """\
 openapi: 3.1.0
@@ -27,6 +30,7 @@ paths:
   /jobs/{jobId}:cancel:
     post: {operationId: cancelJob, responses: {'202': {description: ok}}}
 """
+
 
 # Routes the API has, so that the page is bound to it (two of its routes, and half, found).
 BOUND = """\
@@ -201,9 +205,6 @@ def test_head_is_served_by_get(make_corpus: MakeCorpus) -> None:
     assert found(corpus(make_corpus, "Check with `HEAD /api/v2/jobs/job-1`.\n")) == []
 
 
-# The readers of speclint.parsing.routes.
-
-
 def test_curl_reads_the_method_from_its_options() -> None:
     text = "$ curl -sS -d '{\"a\": 1}' \\\n   http://localhost/jobs\ncurl -I /jobs\ncurl -XPUT x.io/a/b"
     assert [(r.method, r.target, r.line) for r in curl_requests(text)] == [
@@ -310,3 +311,349 @@ def test_a_placeholder_glued_to_a_curl_url_is_a_path_variable_not_a_redirection(
         "http://localhost:8000/runs/{run_id}",
         "https://h/a",
     ]
+
+
+# route-undeclared (issue 46, round 4): routes a sentence names with a placeholder of any style,
+# and an API document's descriptions copied into a generated client's pages.
+
+
+API_SENTENCES = """\
+openapi: 3.1.0
+info: {title: Tasks, version: 1.0.0}
+paths:
+  /tasks:
+    post: {operationId: create_task, responses: {'201': {description: ok}}}
+  /tasks/{task_id}:
+    get: {operationId: get_task, responses: {'200': {description: ok}}}
+  /tasks/{task_id}/events:
+    get:
+      operationId: watch_task
+      description: Follows a task as the /tasks/TASK_ID/feed endpoint does.
+      responses: {'200': {description: ok}}
+  /tasks/{task_id}/result:
+    get: {operationId: task_result, responses: {'200': {description: ok}}}
+"""
+
+
+BOUND_SENTENCES = """\
+# Tasks
+
+- `POST /tasks` starts a task.
+- `GET /tasks/{task_id}` reads one.
+
+"""
+
+
+# What OpenAPI Generator writes for a client: a method table, then a section per operation with
+# the operation's description copied.
+CLIENT = """\
+# TasksApi
+
+Method | HTTP request | Description
+------------- | ------------- | -------------
+[**create_task**](TasksApi.md#create_task) | **POST** /tasks | Start
+[**get_task**](TasksApi.md#get_task) | **GET** /tasks/{task_id} | Read
+[**watch_task**](TasksApi.md#watch_task) | **GET** /tasks/{task_id}/events | Watch
+
+# **watch_task**
+
+Follows a task as the /tasks/TASK_ID/feed endpoint does.
+
+# **task_result**
+
+Waits as the /tasks/{task_id}/outcome endpoint does.
+"""
+
+
+def test_a_placeholder_of_every_style_is_a_variable_as_a_whole_segment() -> None:
+    for path in ("/a/{id}/b", "/a/:id/b", "/a/<id>/b", "/a/{{id}}/b", "/a/$ID/b",
+                 "/a/__ID__/b", "/a/TASK_ID/b", "/a/ID_HERE/b", "/a/YOUR_TASK_ID/b"):  # fmt: skip
+        assert written_shape(path) == ("a", "{}", "b"), path
+    # a word in capitals with no underscore may be a real segment; a snake-case word is one
+    assert written_shape("/v1/SMS/send") == ("v1", "SMS", "send")
+    assert written_shape("/a/task_id/b") == ("a", "task_id", "b")
+
+
+def test_a_path_a_sentence_calls_an_endpoint_is_held_to_the_api(make_corpus: MakeCorpus) -> None:
+    page = BOUND_SENTENCES + (
+        "Results stream like the /tasks/__TASK_ID__/output endpoint, and clients then call\n"
+        "/tasks/ID_HERE/result. The /etc/tasks/conf path is a file, and /tasks/x/y is a word.\n"
+    )
+    root = make_corpus({"openapi.yaml": API_SENTENCES, "docs/tasks.md": page})
+    found = [f for f in run_rule(root, "route-undeclared") if f.location.path == "docs/tasks.md"]
+    assert [(f.location.line, f.location.column) for f in found] == [(6, 25)]
+    assert "`/tasks/__TASK_ID__/output` is the path of no operation" in found[0].message
+
+
+def test_a_sentence_that_says_a_path_is_gone_is_no_claim(make_corpus: MakeCorpus) -> None:
+    page = BOUND_SENTENCES + "The /tasks/{task_id}/output endpoint was removed. Nothing else.\n"
+    root = make_corpus({"openapi.yaml": API_SENTENCES, "docs/tasks.md": page})
+    assert [f.location.path for f in run_rule(root, "route-undeclared")] == ["openapi.yaml"]
+
+
+def test_a_generated_clients_copy_of_a_description_is_one_finding_at_the_source(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"openapi.yaml": API_SENTENCES, "client/docs/TasksApi.md": CLIENT})
+    found = sorted(run_rule(root, "route-undeclared"), key=lambda f: f.location.path, reverse=True)
+    at = [(f.location.path, f.location.line) for f in found]
+    # the description's route, once, at the API document, the generated copy related; the
+    # route only the generated page names is the page's own
+    assert at == [("openapi.yaml", 11), ("client/docs/TasksApi.md", 15)]
+    assert "`/tasks/TASK_ID/feed`" in found[0].message
+    assert ("client/docs/TasksApi.md", 11) in [(r.path, r.line) for r in found[0].related]
+    assert "`/tasks/{task_id}/outcome`" in found[1].message
+
+
+# An API document's description naming one of its routes by its root, misspelt (issue 46,
+# round 5).
+#
+# A description says "poll it via /export_state" where the API's route is
+# ``/exportstate/{export_id}``: a path of one segment, its parameter implied, one segment
+# misspelt. A reference page generated from the document copies the sentence; it is the same
+# defect, related to the finding at the document.
+
+
+RULE = "route-undeclared"
+
+
+SENTENCE = "A handle for the export, to be polled via {route} until the archive is ready."
+
+
+def api(route: str, sentence: str = SENTENCE) -> str:
+    """An OpenAPI 3.1 document written as JSON (the style of a generated specification)."""
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Archive", "version": "4"},
+        "paths": {
+            "/exports": {
+                "post": {"responses": {"202": {"description": "accepted"}}},
+            },
+            "/exportstate/{export_id}": {
+                "get": {
+                    "parameters": [
+                        {
+                            "name": "export_id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        }
+                    ],
+                    "responses": {"200": {"description": "the state"}},
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "ExportAccepted": {
+                    "type": "object",
+                    "properties": {
+                        "export_id": {
+                            "type": "string",
+                            "description": sentence.format(route=route),
+                        }
+                    },
+                }
+            }
+        },
+    }
+    return json.dumps(document, indent=2)
+
+
+REFERENCE = """\
+# Archive reference
+
+## ExportAccepted
+
+| Field | Type | Description |
+|---|---|---|
+| export_id | `string` | {sentence} |
+"""
+
+
+CLIENT_PAGE = """\
+# ExportsApi
+
+Method | HTTP request | Description
+------------- | ------------- | -------------
+[**start_export**](ExportsApi.md#start_export) | **POST** /exports | Start
+[**export_state**](ExportsApi.md#export_state) | **GET** /exportstate/{{export_id}} | State
+
+# **start_export**
+
+Returns an ExportAccepted:
+
+{sentence}
+"""
+
+
+STREAMED = "A handle for the export, whose progress streams from the {route} endpoint as it runs."
+
+
+def test_a_description_names_a_route_by_its_misspelt_root(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"archive.json": api("/export_state")})
+    (finding,) = run_rule(root, RULE)
+    assert finding.location.path == "archive.json"
+    assert "`GET /exportstate/{export_id}`" in finding.message
+    assert "says `exportstate` where this says `export_state`" in finding.message
+
+
+def test_a_generated_reference_page_copying_the_description_is_related(
+    make_corpus: MakeCorpus,
+) -> None:
+    sentence = SENTENCE.format(route="/export_state")
+    root = make_corpus(
+        {
+            "archive.json": api("/export_state"),
+            "docs/reference.md": REFERENCE.format(sentence=sentence),
+        }
+    )
+    (finding,) = run_rule(root, RULE)
+    copies = [r for r in finding.related if r.path == "docs/reference.md"]
+    assert [(r.line, r.note) for r in copies] == [
+        (7, "the same description, copied into this page")
+    ]
+
+
+def test_the_right_root_and_other_paths_stay_silent(make_corpus: MakeCorpus) -> None:
+    for route in ("/exportstate", "/exportstate/{export_id}", "/tmp", "/scratch_area"):
+        root = make_corpus({"archive.json": api(route)})
+        assert run_rule(root, RULE) == [], route
+
+
+def test_a_generated_client_page_copy_is_related_once(make_corpus: MakeCorpus) -> None:
+    sentence = STREAMED.format(route="/exports/{export_id}/progress")
+    root = make_corpus(
+        {
+            "archive.json": api("/exports/{export_id}/progress", STREAMED),
+            "client/docs/ExportsApi.md": CLIENT_PAGE.format(sentence=sentence),
+        }
+    )
+    (finding,) = run_rule(root, RULE)
+    copies = [r for r in finding.related if r.path == "client/docs/ExportsApi.md"]
+    assert [r.line for r in copies] == [12]
+
+
+# Classes of wrong routes and type disagreements a first read of three public repositories
+# missed (issue 46, round 2): a route with its leading segments left off, a method in brackets,
+# a field table's "will be null" for a type that rejects null, a documented field the schema
+# does not declare, a key index annotating types in parentheses.
+
+
+LIBRARY = """\
+openapi: 3.0.3
+info: {title: Library, version: 1.0.0}
+servers:
+  - url: /library/2
+paths:
+  /shelf/about:
+    get: {operationId: about, responses: {'200': {description: ok}}}
+  /shelf/{id}:
+    get: {operationId: book, responses: {'200': {description: ok}}}
+  /shelf/{id}/notes:
+    get: {operationId: notes, responses: {'200': {description: ok}}}
+"""
+
+
+LIBRARY_PAGE = """\
+# Library
+
+Read a book with `GET /shelf/{id}` and its notes with `GET /shelf/{id}/notes`.
+
+The server describes itself at `GET /shelf/about`.
+
+## Example request
+
+```
+GET /about
+```
+"""
+
+
+def _routes(root: Path) -> list[Finding]:
+    return run_rule(root, "route-undeclared")
+
+
+AGENTS = """\
+openapi: 3.0.1
+info: {title: Agents, version: 1.0.0}
+servers:
+  - url: 'http://0.0.0.0:8000'
+paths:
+  /xy/v1/robot/jobs:
+    get: {operationId: listJobs, responses: {'200': {description: ok}}}
+    post: {operationId: createJob, responses: {'200': {description: ok}}}
+  /xy/v1/robot/jobs/{job_id}/moves:
+    get: {operationId: listMoves, responses: {'200': {description: ok}}}
+    post: {operationId: addMove, responses: {'200': {description: ok}}}
+"""
+
+
+AGENTS_PAGE = """\
+# Agents
+
+- `GET /xy/v1/robot/jobs` lists the jobs.
+- `POST /xy/v1/robot/jobs` creates one.
+- `GET /xy/v1/robot/jobs/{job_id}/moves` lists its moves.
+"""
+
+
+PARTNERS = """\
+openapi: 3.0.3
+info: {title: Partners, version: 1.0.0}
+paths:
+  /accounts/{ID}:
+    get: {operationId: account, responses: {'200': {description: ok}}}
+  /accounts/{ID}/error:
+    put: {operationId: accountError, responses: {'200': {description: ok}}}
+  /partnerRequests/grants/{ID}:
+    put: {operationId: grant, responses: {'200': {description: ok}}}
+  /partnerRequests/grants/{ID}/error:
+    put: {operationId: grantError, responses: {'200': {description: ok}}}
+"""
+
+
+PARTNER_PAGE = """\
+# Partners
+
+- `GET /accounts/{ID}` reads an account.
+- `PUT /accounts/{ID}/error` reports an error.
+- `PUT /partnerRequests/grants/{ID}` answers a grant.
+
+The **PUT /partnerRequests/grants/{ID}/error** callback carries the same content as the
+**PUT /grants/{ID}/error** callback of the core API.
+"""
+
+
+def test_a_route_with_its_leading_segment_left_off_names_the_operation(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": LIBRARY, "docs/library.md": LIBRARY_PAGE})
+    (finding,) = _routes(root)
+    assert finding.location.line == 10
+    assert "`GET /about` is no operation" in finding.message
+    assert "the nearest is `GET /shelf/about`, whose path has `/shelf` before it" in finding.message
+
+
+def test_a_route_below_a_prefix_the_page_names_is_no_slip(make_corpus: MakeCorpus) -> None:
+    page = LIBRARY_PAGE.replace("# Library\n", "# Library\n\nPaths below are under `/shelf`.\n")
+    root = make_corpus({"api/openapi.yaml": LIBRARY, "docs/library.md": page})
+    assert _routes(root) == []
+
+
+def test_a_method_in_brackets_before_a_path_is_a_route(make_corpus: MakeCorpus) -> None:
+    page = AGENTS_PAGE + (
+        "\nTo change the order, override the router of **[POST]** `/robot/jobs/{job_id}/moves`.\n"
+    )
+    root = make_corpus({"api/openapi.yaml": AGENTS, "docs/agents.md": page})
+    (finding,) = _routes(root)
+    assert finding.location.line == 7
+    assert "`POST /robot/jobs/{job_id}/moves` is no operation" in finding.message
+    assert "whose path has `/xy/v1` before it" in finding.message
+
+
+def test_a_route_of_one_collection_among_several_left_off_may_be_another_apis(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": PARTNERS, "docs/partners.md": PARTNER_PAGE})
+    assert _routes(root) == []

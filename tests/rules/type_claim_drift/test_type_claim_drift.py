@@ -14,11 +14,13 @@ from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.prose.type_claims import ClaimBinder, claim_groups, parse_type
+from speclint.common.findings import Finding
 from speclint.frontends.cli import main
 from speclint.model.config import load_config
 from speclint.run import preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 JOB = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -510,3 +512,195 @@ def test_a_generated_sdks_date_class_is_a_string_of_any_date_format(
     assert found(corpus(make_corpus, "## Job\n\n- `at` (integer): when.\n", schema)) == [
         (5, "type")
     ]
+
+
+# Classes of wrong routes and type disagreements a first read of three public repositories
+# missed (issue 46, round 2): a route with its leading segments left off, a method in brackets,
+# a field table's "will be null" for a type that rejects null, a documented field the schema
+# does not declare, a key index annotating types in parentheses.
+
+
+def _claims(root: Path) -> list[Finding]:
+    return run_rule(root, "type-claim-drift")
+
+
+ORDERS = """\
+openapi: 3.0.3
+info: {title: Orders, version: 1.0.0}
+paths: {}
+components:
+  schemas:
+    Order:
+      type: object
+      required: [order_id]
+      properties:
+        order_id: {type: string}
+        note: {type: string}
+        total: {type: integer}
+        receipt: {type: string}
+"""
+
+
+ORDER_TABLE = """\
+# Orders
+
+The `Order` object has the following properties:
+
+| Property   | Type      | Description              |
+| ---------- | --------- | ------------------------ |
+| `order_id` | `string`  | The order's id.          |
+| `note`     | `string`  | A note.                  |
+| `total`    | `integer` | The total, in cents.     |
+| `lines`    | `array`   | The lines of the order.  |
+| `receipt`  | `string`  | The receipt, once paid.  |
+"""
+
+
+NULL_TABLE = """\
+# Orders
+
+The `Order` object:
+
+| Field      | Type     | Description                                                    |
+| ---------- | -------- | -------------------------------------------------------------- |
+| `order_id` | string   | The order's id.                                                |
+| `receipt`  | string   | The receipt; before payment the value will be `null`.          |
+"""
+
+
+HTML_TABLE = """\
+# Orders
+
+The response has the following fields:
+
+<table>
+<tr><td>
+<code>order_id</code><br/>
+string
+</td><td>
+The order's id.
+</td></tr>
+<tr><td>
+<code>receipt</code><br/>
+string
+</td><td>
+The receipt; if the order is unpaid the value will be <code>null</code>.
+</td></tr>
+</table>
+"""
+
+
+KEYS = """\
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "type": "object",
+  "properties": {
+    "title": {"type": "string"},
+    "authors": {"type": "array", "items": {"type": "object"}},
+    "contact": {"type": "array", "items": {"type": "object"}},
+    "keywords": {"type": "array", "items": {"type": "string"}}
+  }
+}
+"""
+
+
+KEY_INDEX = """\
+# Keys
+
+## Index
+
+- [`title`](#title)
+- [`authors`](#authors) (array of objects)
+- [`contact`](#contact) (object)
+- [`keywords`](#keywords) (array of strings)
+"""
+
+
+NESTED_HTML = """\
+# Orders
+
+<table>
+<tr><td>
+<code>order</code><br/>
+object
+</td><td>
+The order.
+<table>
+<tr><td>
+<code>order_id</code><br/>
+string
+</td><td>
+The id; for a draft the value will be <code>null</code>.
+</td></tr>
+</table>
+</td></tr>
+</table>
+"""
+
+
+def test_a_documented_member_the_named_object_lacks_is_reported(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": ORDER_TABLE})
+    (finding,) = _claims(root)
+    assert (finding.location.line, finding.severity.label) == (10, "info")
+    assert "`lines` is documented as a member (`array`)" in finding.message
+    assert "does not declare it (an open object lets it through)" in finding.message
+
+
+def test_a_documented_member_a_closed_object_lacks_is_a_warning(make_corpus: MakeCorpus) -> None:
+    api = ORDERS.replace(
+        "      required: [order_id]\n",
+        "      required: [order_id]\n      additionalProperties: false\n",
+    )
+    root = make_corpus({"api/openapi.yaml": api, "docs/orders.md": ORDER_TABLE})
+    (finding,) = _claims(root)
+    assert finding.severity.label == "warning"
+    assert "and rejects it (a closed object)" in finding.message
+
+
+def test_a_reference_bound_by_shared_members_only_reports_no_member_it_lacks(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = ORDER_TABLE.replace("The `Order` object has the following properties:", "Fields:")
+    page = page.replace("# Orders", "# Reference")
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": page})
+    assert _claims(root) == []
+
+
+def test_a_table_cell_saying_its_field_will_be_null_is_held_to_the_type(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": NULL_TABLE})
+    (finding,) = _claims(root)
+    assert finding.location.line == 8
+    assert "the text says `receipt` may be null" in finding.message
+
+
+def test_an_html_table_row_saying_its_field_will_be_null_is_held_to_the_type(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": HTML_TABLE})
+    (finding,) = _claims(root)
+    assert finding.location.line == 16
+    assert "the text says `receipt` may be null" in finding.message
+
+
+def test_a_null_cell_against_a_nullable_field_is_no_finding(make_corpus: MakeCorpus) -> None:
+    api = ORDERS.replace("receipt: {type: string}", "receipt: {type: string, nullable: true}")
+    root = make_corpus({"api/openapi.yaml": api, "docs/orders.md": NULL_TABLE})
+    assert _claims(root) == []
+
+
+def test_a_key_index_linking_each_key_states_its_type(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schema.json": KEYS, "guide.md": KEY_INDEX})
+    (finding,) = _claims(root)
+    assert finding.location.line == 7
+    assert "`contact` is documented as `object`" in finding.message
+
+
+def test_a_nested_html_rows_null_is_its_own_field_not_the_outer_rows(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": NESTED_HTML})
+    (finding,) = _claims(root)
+    assert "the text says `order_id` may be null" in finding.message
+    assert finding.location.line == 14
