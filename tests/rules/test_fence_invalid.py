@@ -4,6 +4,7 @@ sketch of a payload (`"id"?: string`, `string[]`, `field: Type`) is a sketch, no
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,9 +21,6 @@ def lines_reported(make_corpus: MakeCorpus, *fences: str) -> list[tuple[int, str
     page = "# Usage\n\n" + "".join(fences)
     root = make_corpus({"docs/usage.md": page})
     return [(f.location.line, f.message.split(": ", 1)[1]) for f in run_rule(root, "fence-invalid")]
-
-
-# --- (a) angle brackets inside a string ---------------------------------------------------------
 
 
 def test_an_address_in_a_string_does_not_hide_a_slip(make_corpus: MakeCorpus) -> None:
@@ -61,9 +59,6 @@ def test_a_quoted_address_in_yaml_does_not_hide_a_slip(make_corpus: MakeCorpus) 
     assert lines_reported(make_corpus, fence("yaml", placeholder)) == []
 
 
-# --- (b) `//` inside a string -------------------------------------------------------------------
-
-
 def test_a_url_in_a_string_makes_no_comment(make_corpus: MakeCorpus) -> None:
     """`https://` in a string is no comment: the fence's trailing commas are still slips, even
     beside a note (an elision) that excuses only the comma it leaves."""
@@ -74,9 +69,6 @@ def test_a_url_in_a_string_makes_no_comment(make_corpus: MakeCorpus) -> None:
         (6, True),
         (13, True),
     ]
-
-
-# --- (c) TypeScript-style sketches --------------------------------------------------------------
 
 
 def test_a_typescript_style_sketch_is_not_invalid_json(make_corpus: MakeCorpus) -> None:
@@ -95,3 +87,130 @@ def test_an_unquoted_name_with_a_value_is_still_a_slip(make_corpus: MakeCorpus) 
     body = '{\n  id: 5,\n  "name": "x"\n}'
     found = lines_reported(make_corpus, fence("json", body))
     assert [(line, "is not quoted" in message) for line, message in found] == [(5, True)]
+
+
+# An API document's own prose and vendor examples (issue 46's missed classes).
+#
+# - ``x-examples`` (a map of name to example, as Stoplight and others write it on a schema or a
+#   media type) is validated against its schema as ``examples`` are: a preview heuristic of
+#   ``example-invalid``.
+# - The ``description`` text of an OpenAPI or AsyncAPI document is CommonMark (OpenAPI 3.1 §4.3):
+#   its fences and the routes it names are read as a page's are, and reported at the line of the
+#   YAML or JSON file they are written on.
+
+
+JOB = """\
+    Job:
+      type: object
+      required: [id, state]
+      properties:
+        id: {type: string}
+        state: {type: string, enum: [queued, running, done]}
+"""
+
+
+def api(
+    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
+) -> str:
+    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
+    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
+    return (
+        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
+        + textwrap.indent(textwrap.dedent(info), "  ")
+        + textwrap.dedent(top)
+        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
+        + "components:\n  schemas:\n"
+        + schemas
+    )
+
+
+BROKEN_FENCE = """\
+description: |
+  Jobs run processes.
+
+  ## A job
+
+  ```json
+  {
+    "id": "job-1"
+    "state": "queued"
+  }
+  ```
+"""
+
+
+def test_a_broken_fence_in_a_literal_description_is_reported_at_its_line(
+    make_corpus: MakeCorpus,
+) -> None:
+    # a `description` member of an example is data, not prose
+    schemas = (
+        JOB + '      example:\n        id: job-1\n        description: "```json\\n{,}\\n```"\n'
+    )
+    root = make_corpus({"openapi.yaml": api(info=BROKEN_FENCE, schemas=schemas)})
+    found = run_rule(root, "fence-invalid")
+    assert [(f.location.line, f.location.column) for f in found] == [(13, 7)]  # `"state"`
+    assert found[0].location.path == "openapi.yaml"
+    assert found[0].location.pointer == "/info/description"
+
+
+def test_an_indented_block_of_a_description_is_untagged_json_invalids(
+    make_corpus: MakeCorpus,
+) -> None:
+    # (a description is read as prose when it holds a fence or a route: `/jobs` here)
+    info = """\
+    description: |
+      Jobs run processes; `/jobs` lists them. A job:
+
+          {
+            "id": "job-1"
+            "state": "queued"
+          }
+    """
+    root = make_corpus({"openapi.yaml": api(info=info)})
+    assert run_rule(root, "fence-invalid") == []
+    found = run_rule(root, "untagged-json-invalid")
+    assert [(f.location.line, f.location.column) for f in found] == [(10, 11)]  # `"state"`
+    assert "indented code block is JSON" in found[0].message
+
+
+def test_an_untagged_sketch_of_a_description_is_judged_as_a_pages_is(
+    make_corpus: MakeCorpus,
+) -> None:
+    # a string broken across lines is as often a sketch's shorthand as a slip: on a page it is
+    # not reported, and a description's untagged block is read by the same policy
+    sketch = '```\n{\n  "id": "job-1",\n  "note": "runs\n  for ever"\n}\n```\n'
+    info = "description: |\n" + textwrap.indent(sketch, "  ")
+    root = make_corpus({"openapi.yaml": api(info=info), "guide.md": sketch})
+    assert run_rule(root, "fence-invalid") == []
+    assert run_rule(root, "untagged-json-invalid") == []
+
+
+def test_a_folded_or_quoted_description_is_reported_at_its_key(make_corpus: MakeCorpus) -> None:
+    paths = """\
+    /jobs:
+      get:
+        description: "Lists jobs:\\n\\n```json\\n{\\"id\\": \\"job-1\\",}\\n```\\n"
+        responses:
+          '200': {description: OK}
+    """
+    root = make_corpus({"openapi.yaml": api(paths)})
+    found = run_rule(root, "fence-invalid")
+    assert [(f.location.line, f.location.pointer) for f in found] == [
+        (8, "/paths/~1jobs/get/description")
+    ]
+
+
+def test_a_json_api_documents_descriptions_are_read(make_corpus: MakeCorpus) -> None:
+    document = (
+        '{"openapi": "3.1.0",\n "info": {"title": "Jobs", "version": "1",\n'
+        '  "description": "```json\\n{\\"a\\": 1 \\"b\\": 2}\\n```"},\n "paths": {}}\n'
+    )
+    # JSON Schema gives `description` no markup (Validation 2020-12 §9.1): a schema file's
+    # descriptions are not read
+    schema = (
+        '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",\n'
+        ' "description": "```json\\n{\\"a\\": 1 \\"b\\": 2}\\n```"}\n'
+    )
+    root = make_corpus({"openapi.json": document, "job.schema.json": schema})
+    found = run_rule(root, "fence-invalid")
+    assert [(f.location.path, f.location.line) for f in found] == [("openapi.json", 3)]

@@ -24,7 +24,10 @@ from speclint.run import preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
+
 STATUS = ["queued", "running", "done"]
+
+
 PRIORITY = ["LOW", "NORMAL", "HIGH"]
 
 
@@ -171,6 +174,8 @@ SHAPES: list[tuple[str, str, str, Callable[[list[str]], str], int]] = [
         4,
     ),
 ]
+
+
 IDS = [shape[0] for shape in SHAPES]
 
 
@@ -272,8 +277,6 @@ def test_values_in_a_paragraph_naming_the_field_are_checked_for_values_the_enum_
     assert drift(corpus_of(make_corpus, short)) == []
 
 
-# --- what is no value set ------------------------------------------------------------------------
-
 NOT_VALUES = {
     "bold features": (
         "# Jobs\n\nThe `status` page offers:\n\n* **Fast**: quick\n* **Queued**: in order\n"
@@ -372,9 +375,6 @@ def test_a_list_that_variants_share_out_is_their_union(make_corpus: MakeCorpus) 
     assert found and all("lacks `robot`," in f.message for f in found)
 
 
-# --- cases the rule's page names (rules/enum_drift.py) -------------------------------------------
-
-
 def test_a_typescript_literal_union_in_a_fence_is_held_to_the_enum(make_corpus: MakeCorpus) -> None:
     page = (
         "# Jobs\n\nA job as the client library types it:\n\n"
@@ -401,3 +401,81 @@ def test_a_set_bound_by_name_alone_listing_under_half_the_enum_leaves_out_nothin
     (finding,) = run_rule(make_corpus({**files, "docs/uploads.md": half}), "enum-drift")
     assert finding.location.path == "docs/uploads.md"
     assert "`get`" in finding.message
+
+
+# enum-drift (issue 46, round 4): a value list a sentence gives as plain words after the field it
+# names ("List jobs by status (queued, running, done)", "Statuses are queued, running and done."),
+# held to the field's enum under the heuristic `enum-drift/sentence-values`.
+
+
+def job(status: list[str]) -> str:
+    return schema(
+        title="Job",
+        type="object",
+        properties={"id": {"type": "string"}, "status": {"type": "string", "enum": status}},
+    )
+
+
+def task(state: list[str]) -> str:
+    return schema(
+        title="Task",
+        type="object",
+        properties={"status": {"type": "string", "enum": state}},
+    )
+
+
+def found(make_corpus: MakeCorpus, page: str, status: list[str]) -> list[Finding]:
+    root = make_corpus({"schemas/job.schema.json": job(status), "docs/jobs.md": page})
+    return run_rule(root, "enum-drift", {})
+
+
+def where(findings: list[Finding]) -> list[tuple[str, int]]:
+    return sorted((f.location.path, f.location.line) for f in findings)
+
+
+def test_a_parenthesised_list_after_by_field_agrees_with_the_enum(make_corpus: MakeCorpus) -> None:
+    page = "# Jobs\n\n- List jobs by status (queued, running, done)\n"
+    assert found(make_corpus, page, ["queued", "running", "done"]) == []
+
+
+def test_a_value_the_enum_lacks_is_found_at_the_enum(make_corpus: MakeCorpus) -> None:
+    page = "# Jobs\n\n- List jobs by status (queued, running, paused, done)\n"
+    (finding,) = found(make_corpus, page, ["queued", "running", "done"])
+    assert finding.location.path == "schemas/job.schema.json"
+    assert "lacks `paused`" in finding.message
+    assert finding.heuristic == "enum-drift/sentence-values"
+    assert [(r.path, r.line) for r in finding.related] == [("docs/jobs.md", 3)]
+
+
+def test_a_list_the_enum_outgrew_is_found_at_the_sentence(make_corpus: MakeCorpus) -> None:
+    page = "# Jobs\n\nStatuses are queued, running and done.\n"
+    (finding,) = found(make_corpus, page, ["queued", "running", "failed", "done"])
+    assert (finding.location.path, finding.location.line) == ("docs/jobs.md", 3)
+    assert "`failed`" in finding.message
+
+
+def test_a_list_the_words_name_binds_however_far_it_drifted(make_corpus: MakeCorpus) -> None:
+    # two of four values renamed, one left out: the values alone are too far apart to bind,
+    # but the sentence names the schema (`jobs`) and the field (`status`)
+    page = "# Jobs\n\n- List jobs by status (idle, paused, errored, finished)\n"
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job(["idle", "busy", "paused", "error"]),
+            "schemas/task.schema.json": task(["idle", "paused", "gone"]),
+            "docs/jobs.md": page,
+        }
+    )
+    findings = run_rule(root, "enum-drift", {})
+    # One drift both ways, one finding at the enum, the sentence its related place (issue 48).
+    assert where(findings) == [("schemas/job.schema.json", 11)]
+    assert [(r.path, r.line) for r in findings[0].related] == [("docs/jobs.md", 3)]
+
+
+def test_a_list_of_examples_leaves_the_rest_unclaimed(make_corpus: MakeCorpus) -> None:
+    page = "# Jobs\n\nFor example, statuses are queued, running and done.\n"
+    assert found(make_corpus, page, ["queued", "running", "failed", "done"]) == []
+
+
+def test_words_that_are_no_values_are_no_list(make_corpus: MakeCorpus) -> None:
+    page = "# Jobs\n\nSort jobs by Status (Queued, Running, Done) or by id.\n"
+    assert found(make_corpus, page, ["queued", "running", "failed", "done"]) == []

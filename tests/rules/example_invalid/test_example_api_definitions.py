@@ -4,14 +4,21 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+import yaml
+from test_cli import cli
+
 from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
+from speclint.parsing.inlined import content_digest, source_pointer
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 # An OpenAPI document whose only schemas are its components: a closed job with an enum.
 JOB_30 = """\
@@ -58,9 +65,6 @@ def example_findings(root: Path) -> list[Finding]:
 
 
 GOOD_JOB = {"kind": "job", "jobId": "j-1", "state": "running", "attempts": 2, "note": None}
-
-
-# --- item 1: API components are definitions ------------------------------------------------
 
 
 def test_an_example_that_breaks_an_openapi_component_is_reported_at_the_component(
@@ -188,9 +192,6 @@ def test_a_message_in_another_schema_format_binds_nothing(make_corpus: MakeCorpu
     bad = {"orderId": "o-1", "kind": "order.placed", "total": 3, "currency": "GBP"}
     root = make_corpus({"asyncapi.yaml": api, "README.md": readme(bad)})
     assert example_findings(root) == []
-
-
-# --- item 4: copies of one definition are one candidate -------------------------------------
 
 
 def job_schema(*extra: str, title: str = "Job") -> str:
@@ -326,8 +327,6 @@ def test_a_definition_named_in_two_versions_binds_the_newest_by_name(
     assert finding.related[0].path == "schemas/v2/job.schema.json"
     assert "definition name" in finding.message
 
-
-# --- item 9: names by case convention -------------------------------------------------------
 
 RETRY = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -499,3 +498,443 @@ def test_a_proto_fields_own_name_is_its_json_name_too_in_a_proto_api(
     assert [r.note for r in alone.related[1:]] == ["`retry_count`: write `retryCount`"]
     [finding] = convention_findings(make_corpus({**files, "proto/retry.proto": proto}))
     assert "`retry_count`" not in finding.message and not finding.related[1:]
+
+
+# An API document's own prose and vendor examples (issue 46's missed classes).
+#
+# - ``x-examples`` (a map of name to example, as Stoplight and others write it on a schema or a
+#   media type) is validated against its schema as ``examples`` are: a preview heuristic of
+#   ``example-invalid``.
+# - The ``description`` text of an OpenAPI or AsyncAPI document is CommonMark (OpenAPI 3.1 §4.3):
+#   its fences and the routes it names are read as a page's are, and reported at the line of the
+#   YAML or JSON file they are written on.
+
+
+JOB = """\
+    Job:
+      type: object
+      required: [id, state]
+      properties:
+        id: {type: string}
+        state: {type: string, enum: [queued, running, done]}
+"""
+
+
+def api(
+    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
+) -> str:
+    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
+    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
+    return (
+        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
+        + textwrap.indent(textwrap.dedent(info), "  ")
+        + textwrap.dedent(top)
+        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
+        + "components:\n  schemas:\n"
+        + schemas
+    )
+
+
+def lines_of(found: list[Finding]) -> list[tuple[str, int]]:
+    return [(f.location.path, f.location.line) for f in found if f.coverage is None]
+
+
+X_SCHEMA = (
+    JOB
+    + """\
+      x-examples:
+        Queued:
+          id: job-1
+          state: queued
+        Paused:
+          id: job-2
+          state: paused
+"""
+)
+
+
+BROKEN_FENCE = """\
+description: |
+  Jobs run processes.
+
+  ## A job
+
+  ```json
+  {
+    "id": "job-1"
+    "state": "queued"
+  }
+  ```
+"""
+
+
+ORDERS = """\
+/orders:
+  post:
+    summary: Create an order
+    responses:
+      '201': {description: Created}
+/orders/{orderId}:
+  get:
+    summary: Read an order
+    responses:
+      '200': {description: OK}
+  post:
+    summary: Confirm an order
+    description: |-
+      Confirm an order created through `POST /order`.
+
+      Sign in first at the provider's `/.well-known/openid-configuration`,
+      then read it back with `GET /orders/{orderId}`.
+    responses:
+      '200': {description: OK}
+/.well-known/jobs:
+  get:
+    description: |-
+      Clients append `/.well-knwon/jobs` to the URL a user gives, as in
+      `https://api.example.org/v1/other/thing` or `GET https://elsewhere.org/order`.
+    responses:
+      '200': {description: OK}
+"""
+
+
+def test_a_schemas_x_examples_are_validated_against_it(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"openapi.yaml": api(schemas=X_SCHEMA)})
+    found = [f for f in run_rule(root, "example-invalid") if f.coverage is None]
+    # `Paused:`; the empty map and the valid one are no finding
+    assert lines_of(found) == [("openapi.yaml", 18)]
+    assert '"paused" is not one of' in found[0].message
+    assert found[0].location.pointer == "/components/schemas/Job/x-examples/Paused"
+    assert found[0].heuristic == "example-invalid/x-examples"
+
+
+def test_a_media_types_x_examples_are_validated_against_its_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = """\
+    /jobs:
+      get:
+        responses:
+          '200':
+            description: A job.
+            content:
+              application/json:
+                schema: {$ref: '#/components/schemas/Job'}
+                x-examples:
+                  first: {id: job-1, state: done}
+                  second:
+                    summary: An example object, its value the example
+                    value: {id: job-2}
+    """
+    root = make_corpus({"openapi.yaml": api(paths)})
+    found = [f for f in run_rule(root, "example-invalid") if f.coverage is None]
+    assert [f.location.pointer for f in found] == [
+        "/paths/~1jobs/get/responses/200/content/application~1json/x-examples/second/value"
+    ]
+    assert '"state" is a required property' in found[0].message
+    assert found[0].heuristic == "example-invalid/x-examples"
+
+
+def test_a_description_fence_bound_to_an_operation_is_validated(make_corpus: MakeCorpus) -> None:
+    paths = """\
+    /jobs:
+      post:
+        description: |
+          Create a job:
+
+          ```http
+          POST /jobs HTTP/1.1
+          Content-Type: application/json
+
+          {"id": "job-1", "state": "paused"}
+          ```
+        requestBody:
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Job'}
+        responses:
+          '201': {description: Created}
+    """
+    root = make_corpus({"openapi.yaml": api(paths)})
+    found = [f for f in run_rule(root, "example-invalid") if f.coverage is None]
+    assert [(f.location.path, f.location.line) for f in found] == [("openapi.yaml", 15)]
+    assert '"paused" is not one of' in found[0].message
+    assert found[0].heuristic == "example-invalid/api-description"
+
+
+def test_bindings_list_the_routes_and_examples_of_the_descriptions(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"openapi.yaml": api(ORDERS, info=BROKEN_FENCE)})
+    result = run_cli("bindings", str(root))
+    assert result.exit_code == 0, result.output
+    said = result.output
+    assert "openapi.yaml:10 (description /info/description) json example" in said
+    assert (
+        "openapi.yaml:30 (description /paths/~1orders~1{orderId}/post/description) code route "
+        "`POST /order`\n    (no operation of openapi.yaml; nearest `POST /orders`)"
+    ) in said
+    assert "route `GET /orders/{orderId}`\n    -> `GET /orders/{orderId}` of openapi.yaml" in said
+
+
+# Classes of invalid examples a first read of a public repository missed (issue 46, round 2):
+#
+# - an API document published twice, as written (``$ref``\s to its components) and dereferenced
+#   (every ``$ref`` written out in place): the copies of one example are one finding, at the
+#   example as written, each copy a related location, wherever the copy sits;
+# - a schema example of an API document written as the JSON text of the object its schema wants
+#   (``example: |-`` over lines): the API exchanges a string there, so it is reported, with the
+#   fix (write the value itself); a JSON Schema file's block of JSON text is still judged by the
+#   value it shows;
+# - a sample response after a ``curl`` call, bound through the operation although the dereferenced
+#   copy gives the same schema in another text.
+
+
+# A component used by `$ref` in two responses; its `age` example is not an integer.
+API = """\
+openapi: 3.0.1
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/NewPet'}
+      responses:
+        '200':
+          description: the pet made
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+        '422':
+          description: not made
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Problem'}
+  /pets/{id}:
+    get:
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: the pet
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+components:
+  schemas:
+    NewPet:
+      type: object
+      properties:
+        name: {type: string}
+      required: [name]
+    Pet:
+      type: object
+      properties:
+        id: {type: string}
+        name: {type: string}
+        age: {type: integer, example: old}
+        traits: {$ref: '#/components/schemas/Traits'}
+      required: [id, name]
+    Traits:
+      description: Anything the owner tells.
+      type: object
+%s
+    Problem:
+      type: object
+      properties:
+        detail: {type: string}
+"""
+
+
+NO_EXAMPLE = ""
+
+
+# A block scalar holding JSON text where the schema wants an object.
+JSON_TEXT = """\
+      example: |-
+        {
+        "playful": true,
+        "colour": "brown"
+        }"""
+
+
+def dereferenced(root: Any, node: Any = None) -> Any:
+    """``node`` of ``root`` with every local ``$ref`` written out in place (what a bundler's
+    dereference does)."""
+    node = root if node is None else node
+    if isinstance(node, dict):
+        reference = node.get("$ref")
+        if isinstance(reference, str) and reference.startswith("#/"):
+            target: Any = root
+            for token in reference[2:].split("/"):
+                target = target[token]
+            return dereferenced(root, target)
+        return {k: dereferenced(root, v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [dereferenced(root, v) for v in node]
+    return node
+
+
+def published_twice(example: str) -> dict[str, str | bytes]:
+    written = API % example
+    copy = dereferenced(yaml.safe_load(written))
+    return {"api/openapi.yml": written, "api/openapi.json": json.dumps(copy, indent=2) + "\n"}
+
+
+def findings(root: Path, rule: str = "example-invalid") -> list[dict[str, Any]]:
+    run = cli("check", str(root), "--no-cache", "--preview", "--format", "json")
+    assert run.returncode in (0, 1), run.stderr
+    return [f for f in json.loads(run.stdout)["findings"] if f["rule"] == rule]
+
+
+def test_copies_in_a_dereferenced_twin_are_one_finding_at_the_example_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(published_twice(NO_EXAMPLE))
+    found = findings(root)
+    # The twin fold once kept the copy at the component's own pointer, and every inlined copy
+    # (at a path's pointer) as a finding of its own.
+    (one,) = found
+    assert one["location"]["path"] == "api/openapi.yml"
+    assert one["location"]["pointer"] == "/components/schemas/Pet/properties/age/example"
+    copies = {r["pointer"] for r in one["related"] if r["path"] == "api/openapi.json"}
+    success = "/responses/200/content/application~1json/schema/properties/age/example"
+    assert copies == {
+        "/components/schemas/Pet/properties/age/example",
+        f"/paths/~1pets/post{success}",
+        f"/paths/~1pets~1{{id}}/get{success}",
+    }
+
+
+def test_a_copy_only_the_dereferenced_twin_has_is_kept(make_corpus: MakeCorpus) -> None:
+    files = published_twice(NO_EXAMPLE)
+    copy = json.loads(files["api/openapi.json"])
+    inlined = copy["paths"]["/pets"]["post"]["responses"]["200"]["content"]["application/json"]
+    inlined["schema"]["properties"]["name"]["example"] = 7  # edited in the copy alone
+    files["api/openapi.json"] = json.dumps(copy, indent=2) + "\n"
+    at = {(f["location"]["path"], f["location"]["pointer"]) for f in findings(make_corpus(files))}
+    assert (
+        "api/openapi.json",
+        "/paths/~1pets/post/responses/200/content/application~1json/schema/properties/name/example",
+    ) in at
+    assert ("api/openapi.yml", "/components/schemas/Pet/properties/age/example") in at
+
+
+@pytest.mark.parametrize("copy", ["api/openapi.dereferenced.json", "bundle/openapi-resolved.yaml"])
+def test_a_dereferenced_copy_under_another_name_is_one_finding_at_the_example_as_written(
+    make_corpus: MakeCorpus, copy: str
+) -> None:
+    """The copy is recognised by its content (the source once its `$ref`s are read), not by
+    its name: another name, another folder, or the same format as the source."""
+    files = published_twice(NO_EXAMPLE)
+    inlined = json.loads(files.pop("api/openapi.json"))
+    text = json.dumps(inlined, indent=2) if copy.endswith(".json") else yaml.safe_dump(inlined)
+    (one,) = findings(make_corpus({**files, copy: text + "\n"}))
+    assert one["location"]["path"] == "api/openapi.yml"
+    assert one["location"]["pointer"] == "/components/schemas/Pet/properties/age/example"
+    assert len([r for r in one["related"] if r["path"] == copy]) == 3
+
+
+@pytest.mark.parametrize("copy", ["api/openapi.json", "api/openapi.dereferenced.json"])
+def test_a_prose_example_binds_to_the_source_not_to_both_texts_of_a_dereferenced_copy(
+    make_corpus: MakeCorpus, copy: str
+) -> None:
+    """The component in the document and in its dereferenced copy are one definition (issue
+    46, item 4): the example fits it, not "several definitions", and is judged at the source."""
+    files = published_twice(NO_EXAMPLE)
+    files[copy] = files.pop("api/openapi.json")
+    example = '```json\n{"id": "p1", "name": "Rex", "age": "three"}\n```\n'
+    files["docs/pets.md"] = "# Pets\n\nA pet as the API returns it:\n\n" + example
+    (found,) = [f for f in findings(make_corpus(files)) if f["location"]["path"] == "docs/pets.md"]
+    assert "`three`" in found["message"] or '"three"' in found["message"]
+    assert {r["path"] for r in found["related"]} - {"docs/pets.md"} == {"api/openapi.yml"}
+
+
+def test_a_document_under_another_name_that_says_more_is_no_copy(make_corpus: MakeCorpus) -> None:
+    files = published_twice(NO_EXAMPLE)
+    other = json.loads(files.pop("api/openapi.json"))
+    other["components"]["schemas"]["Owner"] = {"type": "object"}  # not the source's content
+    files["api/owners.json"] = json.dumps(other, indent=2) + "\n"
+    at = {f["location"]["path"] for f in findings(make_corpus(files))}
+    assert at == {"api/openapi.yml", "api/owners.json"}
+
+
+def test_json_text_of_an_object_in_an_api_schema_example_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yml": API % JSON_TEXT})
+    (found,) = [
+        f
+        for f in findings(root)
+        if f["location"]["pointer"] == "/components/schemas/Traits/example"
+    ]
+    assert found["heuristic"] == "example-invalid/api-json-text"
+    assert "JSON text" in found["message"]
+    assert "write the object itself" in found["message"]
+
+
+def test_json_text_in_a_json_schema_file_is_still_judged_by_the_value_it_shows(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = '{\n  "playful": true\n}'
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"traits": {"type": "object", "examples": [text]}},
+    }
+    root = make_corpus({"schemas/pet.schema.json": json.dumps(schema, indent=2) + "\n"})
+    assert findings(root) == []
+
+
+def test_a_sample_response_binds_though_a_dereferenced_copy_gives_its_schema_again(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = published_twice(NO_EXAMPLE)
+    files["docs/calling.md"] = """\
+# Calling the API
+
+To make a pet run
+
+```sh
+curl --request POST \\
+  --url http://localhost:8000/pets \\
+  --header 'Content-Type: application/json' \\
+  --data '{"name": "Rex"}'
+```
+
+To get a response like this:
+
+```json
+{
+  "name": "Rex",
+  "age": 3
+}
+```
+"""
+    page = [f for f in findings(make_corpus(files)) if f["location"]["path"] == "docs/calling.md"]
+    (missing,) = page
+    assert '"id" is a required property' in missing["message"]
+    assert missing["heuristic"] == "example-invalid/by-exchange"
+
+
+def test_an_inlined_copy_reads_as_its_reference() -> None:
+    written = yaml.safe_load(API % NO_EXAMPLE)
+    copy = dereferenced(written)
+    inlined = "/paths/~1pets~1{id}/get/responses/200/content/application~1json/schema"
+    assert source_pointer(written, f"{inlined}/properties/age") == (
+        "/components/schemas/Pet/properties/age"
+    )
+    assert source_pointer(written, f"{inlined}/properties/nothing") is None
+    memo: dict[str, str] = {}
+    pet = written["components"]["schemas"]["Pet"]
+    assert content_digest(copy, copy["components"]["schemas"]["Pet"]) == content_digest(
+        written, pet, memo
+    )
+    assert content_digest(written, {"$ref": "#/components/schemas/Pet"}, memo) == (
+        content_digest(written, pet, memo)
+    )
+    assert content_digest(written, pet) != content_digest(
+        written, written["components"]["schemas"]["Problem"]
+    )

@@ -10,14 +10,25 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+import yaml
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.prose.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
+from speclint.analyses.prose.fences import (
+    BY_HEADING,
+    BY_SHAPE,
+    BY_SHARED,
+    BY_TITLE,
+    BY_VALUE,
+    Binding,
+    fence_ties,
+)
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
+from speclint.run.preview import why_heuristic_preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 PROTOCOL = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -237,9 +248,13 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
 
 
 WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
+
+
 # Waivers (issue 44, item 12): a comment, in MDX's form or HTML's, between a fence and the text
 # that marks it does not part them.
 JSX_WAIVER = "{/* speclint-ignore enum-drift: the roles of v2 */}\n"
+
+
 HTML_WAIVER = "<!-- speclint-ignore enum-drift: the roles of v2 -->\n"
 
 
@@ -484,3 +499,1025 @@ def test_html_around_a_comment_parts_a_fence_from_the_text_above() -> None:
     assert findings("Negative:\n\n<!-- a note -->\n\n" + fence(WRONG_ROLE)) == []
     [finding] = findings("Negative:\n\n" + details + fence(WRONG_ROLE))
     assert '"robot" is not one of' in finding.message
+
+
+# Examples the issue 46 acceptance lists showed unbound or unjudged, by class (fixtures of our
+# own): an example whose misplaced member keeps it from binding by shape, bound by a heading that
+# names its definition; an example written as a member (``"total": {...}``) judged inside the
+# value it shows; a streaming section's "partial results" not read as "this example is partial".
+
+
+# A receipt file: its root titled `receipt`, the currency inside `total`.
+RECEIPT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "receipt",
+    "type": "object",
+    "required": ["shop", "total"],
+    "properties": {
+        "shop": {"type": "string"},
+        "total": {
+            "type": "object",
+            "required": ["amount", "currency"],
+            "properties": {
+                "amount": {"type": "number"},
+                "tax": {"type": "number"},
+                "currency": {"type": "string"},
+            },
+        },
+        "lines": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+
+# The currency misplaced at the top level: `total` lacks it, and no definition declares every
+# member the example has, so its shape binds it nowhere.
+MISPLACED = """\
+{
+  "currency": "EUR",
+  // the total
+  "total": {"amount": 12.5},
+  "shop": "Corner bakery",
+  "lines": ["bread"]
+}
+"""
+
+
+def files(page: str, schema: dict[str, Any] = RECEIPT) -> dict[str, str]:
+    return {"schema/receipt.schema.json": json.dumps(schema), "docs/receipt.md": page}
+
+
+def findings_misplaced(texts: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(texts)
+    return list(all_rules()["example-invalid"].check(corpus, {}))
+
+
+def heading_ties(texts: dict[str, str]) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        tie.evidence
+        for tie in fence_ties(corpus, corpus.documents["docs/receipt.md"], Binding())
+        if tie.how == BY_HEADING
+    ]
+
+
+def fence_misplaced(body: str, language: str = "json") -> str:
+    return f"```{language}\n{body}```\n"
+
+
+# A stream's chunk: a definition of a schema file (no root document).
+STREAMED = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "chunk": {
+            "type": "object",
+            "required": ["sequence", "text", "final"],
+            "properties": {
+                "sequence": {"type": "integer"},
+                "text": {"type": "string"},
+                "final": {"type": "boolean"},
+                "model": {"type": "string"},
+            },
+        }
+    },
+}
+
+
+CHUNK = '{"sequence": 1, "text": "Hel", "model": "m1"}\n'
+
+
+def chunk_findings(paragraph: str) -> list[Finding]:
+    page = f"# Streaming\n\n{paragraph}\n\n" + fence_misplaced(CHUNK)
+    return findings_misplaced(
+        {"schema/chunk.schema.json": json.dumps(STREAMED), "docs/receipt.md": page}
+    )
+
+
+TICKET = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "ticket": {
+            "type": "object",
+            "required": ["id", "opened", "title"],
+            "properties": {
+                "id": {"type": "string", "format": "uuid"},
+                "opened": {"type": "string", "format": "date-time"},
+                "title": {"type": "string"},
+                "contact": {"type": "string", "format": "email"},
+            },
+        }
+    },
+}
+
+
+def ticket_findings(example: str) -> list[Finding]:
+    page = "# Tickets\n\nA ticket as the service stores it:\n\n" + fence_misplaced(example)
+    return findings_misplaced(
+        {"schema/ticket.schema.json": json.dumps(TICKET), "docs/receipt.md": page}
+    )
+
+
+PACKAGE = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://pkg.example.org/specs/v1/package.schema.json",
+    "type": "object",
+    "required": ["name", "version"],
+    "properties": {
+        "name": {"type": "string"},
+        "version": {"type": "string"},
+        "extensions": {"type": "object", "additionalProperties": True},
+    },
+}
+
+
+RETRIES = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://pkg.example.org/specs/v1/retries.schema.json",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"attempts": {"type": "integer"}, "backoff": {"enum": ["linear", "exponential"]}},
+}
+
+
+def package_texts(retries: str, schemas: dict[str, Any] | None = None) -> dict[str, str]:
+    example = (
+        '{\n  "name": "tool",\n  "version": "1.0.0",\n  "extensions": {\n'
+        f'    "org.example.pkg.retries": {retries},\n'
+        '    "com.example.colours": {"theme": "dark"}\n  }\n}\n'
+    )
+    found = {"package": PACKAGE, "retries": RETRIES} if schemas is None else schemas
+    return {
+        **{f"schema/{name}.schema.json": json.dumps(s) for name, s in found.items()},
+        "docs/receipt.md": "# Packages\n\n" + fence_misplaced(example),
+    }
+
+
+def test_a_heading_naming_the_definition_binds_an_example_its_defect_keeps_from_its_shape() -> None:
+    page = "# Receipts\n\n## Full Receipt Example\n\n" + fence_misplaced(MISPLACED)
+    found = findings_misplaced(files(page))
+    assert len(found) == 1
+    assert found[0].message.startswith('example at /total: "currency" is a required property')
+    assert found[0].heuristic == "example-invalid/heading-name"
+    assert found[0].location.line == 9  # the `total` member, as written
+    assert heading_ties(files(page)) == [
+        'the heading "Full Receipt Example" names `receipt`, which declares 3 of its 4 members'
+    ]
+
+
+def test_the_heading_binding_is_a_preview_heuristic() -> None:
+    assert "example-invalid/heading-name" in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview("example-invalid/heading-name") is not None
+
+
+def test_a_heading_binds_no_example_of_another_shape_nor_a_heading_without_example_words() -> None:
+    other = '{"colour": "red", "size": 3, "weight": 2}\n'
+    assert heading_ties(files("## Receipt example\n\n" + fence_misplaced(other))) == []
+    # The heading is the name alone: a section about the thing, not a caption of its example.
+    assert heading_ties(files("## Receipt\n\n" + fence_misplaced(MISPLACED))) == []
+    # A heading of several other words is a sentence, not a caption.
+    page = "## How a shop prints a receipt example\n\n" + fence_misplaced(MISPLACED)
+    assert heading_ties(files(page)) == []
+
+
+def test_a_heading_naming_two_definitions_binds_nothing() -> None:
+    texts = {
+        **files("## Full Receipt Example\n\n" + fence_misplaced(MISPLACED)),
+        "schema/other.schema.json": json.dumps({**RECEIPT, "$id": "https://o.example/r"}),
+    }
+    texts["schema/other.schema.json"] = json.dumps(
+        {**RECEIPT, "properties": {**RECEIPT["properties"], "extra": {}}}
+    )
+    assert heading_ties(texts) == []
+
+
+def test_an_example_the_heading_binds_is_not_judged_for_what_it_leaves_out_when_partial() -> None:
+    # Gives under half of the root's required members: one block shown, what it lacks is not
+    # the example's defect (as for other ties by text).
+    schema = {**RECEIPT, "required": ["shop", "total", "lines", "issued"]}
+    schema["properties"] = {**RECEIPT["properties"], "issued": {"type": "string"}}
+    page = "## Receipt example\n\n" + fence_misplaced(
+        '{"currency": "EUR", "total": {"amount": 1, "currency": "EUR"}}\n'
+    )
+    assert heading_ties(files(page, schema)) != []
+    assert findings_misplaced(files(page, schema)) == []
+
+
+def test_speclint_bindings_shows_the_heading_and_its_evidence(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        files("# Receipts\n\n## Full Receipt Example\n\n" + fence_misplaced(MISPLACED))
+    )
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "docs/receipt.md:5 json example\n"
+        '    -> schema/receipt.schema.json (by heading name: the heading "Full Receipt '
+        'Example" names `receipt`, which declares 3 of its 4 members)'
+    ) in output
+
+
+def test_an_example_in_member_form_is_judged_inside_the_value_it_shows() -> None:
+    page = "# Total\n\nThe `total` member of a receipt.\n\n## Example\n\n" + fence_misplaced(
+        '"total": {\n  "amount": 12.5,\n  "tax": 2.1\n}\n'
+    )
+    found = findings_misplaced(files(page))
+    assert len(found) == 1
+    assert found[0].message.startswith('example at /total: "currency" is a required property')
+
+
+def test_an_example_in_member_form_is_not_judged_for_the_members_it_leaves_out() -> None:
+    # `shop`, required at the root, is not shown: the example is one member of the receipt.
+    page = "## Example\n\n" + fence_misplaced(
+        '"total": {\n  "amount": 12.5,\n  "currency": "EUR"\n}\n'
+    )
+    assert findings_misplaced(files(page)) == []
+
+
+def test_partial_results_a_protocol_streams_do_not_make_its_example_partial() -> None:
+    found = chunk_findings("The server streams partial results as they are generated.")
+    assert len(found) == 1 and '"final" is a required property' in found[0].message
+
+
+def test_a_partial_example_is_still_one_that_leaves_members_out() -> None:
+    assert chunk_findings("A partial example of what the server sends:") == []
+    assert chunk_findings("Partial response (the server sends more):") == []
+
+
+def test_an_example_value_not_of_its_uuid_format_is_a_warning_of_its_own_heuristic() -> None:
+    found = ticket_findings(
+        '{"id": "ticket-42", "opened": "2025-03-01T09:30:00Z", "title": "Printer jam"}\n'
+    )
+    assert len(found) == 1
+    assert found[0].heuristic == "example-invalid/format"
+    assert found[0].severity.name == "WARNING"
+    assert found[0].message.startswith('example at /id: "ticket-42" is not a `uuid`')
+    assert found[0].location.line == 6
+
+
+def test_values_of_their_format_placeholders_and_unasserted_formats_are_not_reported() -> None:
+    valid = (
+        '{"id": "3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b4c7a", "opened": "2025-03-01T09:30:00Z",'
+        ' "title": "Printer jam", "contact": "not an address"}\n'
+    )
+    assert ticket_findings(valid) == []  # `email` is not among the forms asserted
+    for placeholder in ("<ticket-id>", "$TICKET_ID", "ticket-id"):
+        example = f'{{"id": "{placeholder}", "opened": "...", "title": "Printer jam"}}\n'
+        assert ticket_findings(example) == [], placeholder
+
+
+def test_a_date_for_a_date_time_is_reported_once_with_the_others_related() -> None:
+    found = ticket_findings('{"id": "t-1", "opened": "2025-03-01", "title": "Printer jam"}\n')
+    assert len(found) == 1 and "(and 1 more)" in found[0].message
+    schema, other = found[0].related
+    assert schema.path == "schema/ticket.schema.json" and other.line == 6
+
+
+def test_the_format_check_is_a_preview_heuristic() -> None:
+    assert "example-invalid/format" in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview("example-invalid/format") is not None
+
+
+def test_an_extension_member_is_held_to_the_schema_its_reverse_dns_name_gives() -> None:
+    found = findings_misplaced(package_texts('{"attempts": 3, "backoff": "random"}'))
+    assert len(found) == 1
+    assert found[0].heuristic == "example-invalid/extension-name"
+    assert found[0].message.startswith("example at /extensions/org.example.pkg.retries/backoff")
+    assert found[0].location.line == 8
+
+
+def test_an_extension_of_its_schema_and_one_no_schema_describes_are_not_reported() -> None:
+    assert findings_misplaced(package_texts('{"attempts": 3, "backoff": "linear"}')) == []
+
+
+def test_an_extension_name_two_schemas_or_none_give_binds_nothing() -> None:
+    elsewhere = {**RETRIES, "$id": "https://other.example.net/retries.schema.json"}
+    alone = {"package": PACKAGE, "retries": elsewhere}
+    assert findings_misplaced(package_texts('{"backoff": "random"}', alone)) == []
+    copy = {**RETRIES, "$id": "https://pkg.example.org/specs/v2/retries.schema.json"}
+    both = {"package": PACKAGE, "retries": RETRIES, "retries2": copy}
+    assert findings_misplaced(package_texts('{"backoff": "random"}', both)) == []
+
+
+def test_speclint_bindings_shows_the_extension_and_its_evidence(make_corpus: MakeCorpus) -> None:
+    output = run_cli("bindings", str(make_corpus(package_texts("{}")))).output
+    assert (
+        "    -> schema/retries.schema.json at /extensions/org.example.pkg.retries (by extension "
+        "name: `org.example.pkg.retries`, the reverse-DNS name of `retries.schema.json` (`$id` "
+        "https://pkg.example.org/specs/v1/retries.schema.json))"
+    ) in output
+
+
+def test_a_heading_of_example_words_only_is_captioned_by_the_heading_above() -> None:
+    page = "# Receipts\n\n## Receipt\n\nWhat a shop prints.\n\n### Example\n\n" + fence_misplaced(
+        MISPLACED
+    )
+    assert heading_ties(files(page)) == [
+        'the heading "Receipt" names `receipt`, which declares 3 of its 4 members'
+    ]
+    # A section of another subject captions nothing of the receipt's.
+    page = "# Receipts\n\n## Printing\n\n### Example\n\n" + fence_misplaced(MISPLACED)
+    assert heading_ties(files(page)) == []
+
+
+def test_a_heading_binding_to_an_api_component_is_measured_as_the_heading_binding() -> None:
+    api = {
+        "openapi": "3.1.0",
+        "info": {"title": "Shop", "version": "1"},
+        "paths": {},
+        "components": {
+            "schemas": {"Receipt": {k: v for k, v in RECEIPT.items() if k != "$schema"}}
+        },
+    }
+    page = "# Receipts\n\n## Receipt\n\n### Example\n\n" + fence_misplaced(MISPLACED)
+    found = findings_misplaced({"api/openapi.json": json.dumps(api), "docs/receipt.md": page})
+    assert [f.heuristic for f in found] == ["example-invalid/heading-name"]
+
+
+# Examples a first read of new repositories (issue 46, round 5) showed parsed but never bound,
+# by class (fixtures of our own, in styles other than the repository's):
+#
+# - a section whose heading is a definition's name in words and nothing else ("### Purchase
+#   order", "## Parcels"), over an example every member of which that definition declares
+#   (``section-title``), or one entry of a map that definition holds, shown alone by its key;
+# - one component name in two releases of an API document kept side by side: the newest binds;
+# - a wrapper of one object member (``{"message": {...}}``) that several definitions declare, each
+#   as a reference to one definition: the value is bound to it (``shared-member``);
+# - a wrapper of one member holding objects, in a list or a map by id (``{"edges": [...]}``),
+#   bound to the definition whose elements' definition those objects fit (``member-elements``).
+
+
+SECTION_TITLE = "example-invalid/section-title"
+
+
+def api(version: str = "3.1.0", release: str = "2.0.0", line_required: bool = True) -> str:
+    """An OpenAPI document of a shop: a purchase order of lines, each line a sku and a count."""
+    line: dict[str, Any] = {
+        "type": "object",
+        "properties": {"sku": {"type": "string"}, "count": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    if line_required:
+        line["required"] = ["sku", "count"]
+    document = {
+        "openapi": version,
+        "info": {"title": "Shop", "version": release},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "PurchaseOrder": {
+                    "type": "object",
+                    "required": ["buyer", "lines"],
+                    "properties": {
+                        "buyer": {"type": "string"},
+                        "lines": {"type": "object", "additionalProperties": line},
+                    },
+                },
+                "OrderLine": line,
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+# Lines keyed by their ids, the second one without its count.
+ORDER = """\
+{
+  "buyer": "ada",
+  "lines": {
+    "l1": {"sku": "A-1", "count": 2},
+    "l2": {"sku": "B-7"}
+  }
+}
+"""
+
+
+# A shipment schema file: parcels under `$defs`, each a weight in grams and a label.
+SHIPMENT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "shipment",
+    "type": "object",
+    "properties": {"parcels": {"type": "array", "items": {"$ref": "#/$defs/Parcel"}}},
+    "$defs": {
+        "Parcel": {
+            "type": "object",
+            "required": ["grams"],
+            "properties": {"grams": {"type": "integer"}, "label": {"type": "string"}},
+        }
+    },
+}
+
+
+def findings_headings(texts: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(texts)
+    return list(all_rules()["example-invalid"].check(corpus, {}))
+
+
+def title_ties(texts: dict[str, str], page: str) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        f"{tie.target.label if tie.target else ''}: {tie.evidence}"
+        for tie in fence_ties(corpus, corpus.documents[page], Binding())
+        if tie.how == BY_TITLE
+    ]
+
+
+def fence_headings(body: str, language: str = "json") -> str:
+    return f"```{language}\n{body}```\n"
+
+
+SHARED_MEMBER = "example-invalid/shared-member"
+
+
+def jobs_api(event_job: dict[str, Any] | None = None) -> str:
+    """A jobs API: a request and a response each hold a `job` that is a `Job`; an event names
+    its job by a string."""
+    job_ref = {"$ref": "#/components/schemas/Job"}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Jobs", "version": "1.0.0"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "CreateJob": {
+                    "type": "object",
+                    "properties": {"job": job_ref, "dryRun": {"type": "boolean"}},
+                },
+                "JobCreated": {
+                    "type": "object",
+                    "properties": {"job": job_ref, "status": {"type": "string"}},
+                },
+                "JobEvent": {
+                    "type": "object",
+                    "properties": {"job": event_job or {"type": "string"}},
+                },
+                "Job": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "steps": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["run"],
+                                "properties": {"run": {"type": "string"}},
+                            },
+                        },
+                    },
+                },
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+JOB = '{\n  "job": {\n    "name": "nightly",\n    "steps": [{"run": 5}]\n  }\n}\n'
+
+
+def shared_ties(texts: dict[str, str], page: str) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        f"{tie.part} {tie.target.label if tie.target else ''}"
+        for tie in fence_ties(corpus, corpus.documents[page], Binding())
+        if tie.how == BY_SHARED
+    ]
+
+
+MEMBER_ELEMENTS = "example-invalid/member-elements"
+
+
+def fleet_api() -> str:
+    """A fleet API: a depot holds its vehicles in a map by id, a route plan its stops in a list;
+    a vehicle and a stop share no members but `id`."""
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Fleet", "version": "3.0.0"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "Depot": {
+                    "type": "object",
+                    "properties": {
+                        "vehicles": {
+                            "type": "object",
+                            "additionalProperties": {"$ref": "#/components/schemas/Vehicle"},
+                        }
+                    },
+                },
+                "RoutePlan": {
+                    "type": "object",
+                    "properties": {
+                        "vehicles": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Stop"},
+                        }
+                    },
+                },
+                "Vehicle": {
+                    "type": "object",
+                    "required": ["plate"],
+                    "properties": {
+                        "plate": {"type": "string"},
+                        "seats": {"type": "integer"},
+                        "electric": {"type": "boolean"},
+                    },
+                },
+                "Stop": {
+                    "type": "object",
+                    "properties": {"place": {"type": "string"}, "minutes": {"type": "integer"}},
+                },
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+def test_a_heading_that_is_a_component_name_in_words_binds_an_example_of_its_members() -> None:
+    page = (
+        "# Ordering\n\n### Purchase order\n\nThe buyer and the lines bought.\n\n"
+        + fence_headings(ORDER)
+    )
+    texts = {"api/shop.yaml": api(), "guide/ordering.md": page}
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    # The line without its count, where it is written: nested objects are shown whole.
+    assert found[0].message.startswith('example at /lines/l2: "count" is a required property')
+    assert found[0].location.line == 12
+    assert title_ties(texts, "guide/ordering.md") == [
+        'api/shop.yaml#/components/schemas/PurchaseOrder: the heading "Purchase order" '
+        "names `PurchaseOrder`, which declares every one of its 2 members"
+    ]
+
+
+def test_a_plural_heading_binds_to_a_schema_files_definition_in_yaml() -> None:
+    # Another style: a `$defs` entry of a JSON Schema file, a YAML example, a plural heading.
+    page = "## Parcels\n\n" + fence_headings("grams: heavy\nlabel: fragile\n", "yaml")
+    texts = {"schemas/shipment.schema.json": json.dumps(SHIPMENT), "docs/parcels.md": page}
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    assert "/grams" in found[0].message and "integer" in found[0].message
+
+
+def test_the_section_title_binding_is_a_preview_heuristic() -> None:
+    assert SECTION_TITLE in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(SECTION_TITLE) is not None
+
+
+def test_a_section_title_binds_nothing_but_an_example_made_of_the_definitions_members() -> None:
+    texts = {"schemas/shipment.schema.json": json.dumps(SHIPMENT)}
+    # A member the definition does not declare: the section shows something else.
+    other = fence_headings('{"grams": "heavy", "carrier": "post"}\n')
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + other}, "docs/p.md") == []
+    # A heading that is a sentence, or names more than the definition.
+    mine = fence_headings('{"grams": "heavy", "label": "x"}\n')
+    for heading in ("## How a parcel is weighed", "## Parcel and label rules"):
+        assert title_ties({**texts, "docs/p.md": f"{heading}\n\n{mine}"}, "docs/p.md") == []
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + mine}, "docs/p.md") != []
+    # One member under a one-word heading ("## Response" over `{"error": ...}`) says too little.
+    one = fence_headings('{"grams": "heavy"}\n')
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + one}, "docs/p.md") == []
+
+
+def test_what_the_example_leaves_out_at_its_top_is_not_judged() -> None:
+    # A parcel shown by its label only, of the three members a parcel requires: the others are
+    # said elsewhere. Inside it, what is shown is judged.
+    schema = json.loads(json.dumps(SHIPMENT))
+    parcel = schema["$defs"]["Parcel"]
+    parcel["required"] = ["grams", "label", "carrier", "insured", "sender"]
+    for name in ("carrier", "insured", "sender"):
+        parcel["properties"][name] = {"type": "string"}
+    texts = {"schemas/shipment.schema.json": json.dumps(schema)}
+    texts["docs/p.md"] = "## Parcel\n\n" + fence_headings(
+        '{"label": "fragile", "carrier": "post"}\n'
+    )
+    assert title_ties(texts, "docs/p.md") != []
+    assert findings_headings(texts) == []
+    texts["docs/p.md"] = "## Parcel\n\n" + fence_headings('{"label": 7, "carrier": "post"}\n')
+    assert len(findings_headings(texts)) == 1
+
+
+def test_of_two_releases_of_one_api_the_newest_binds() -> None:
+    page = "## Purchase order\n\n" + fence_headings(ORDER)
+    texts = {
+        "api/shop.yaml": api(release="2.0.0"),
+        # The older release, kept for reference: its lines need no count.
+        "api/old/shop-1.yaml": api(release="1.4.0", line_required=False),
+        "guide/ordering.md": page,
+    }
+    assert [t.split(":")[0] for t in title_ties(texts, "guide/ordering.md")] == [
+        "api/shop.yaml#/components/schemas/PurchaseOrder"
+    ]
+    # Without a usable release number, the document written in the later OpenAPI version.
+    texts["api/shop.yaml"] = api(release="SET-ME")
+    texts["api/old/shop-1.yaml"] = api("3.0.3", release="SET-ME", line_required=False)
+    assert [t.split(":")[0] for t in title_ties(texts, "guide/ordering.md")] == [
+        "api/shop.yaml#/components/schemas/PurchaseOrder"
+    ]
+    # Two documents at one release: no telling which the page means.
+    texts["api/old/shop-1.yaml"] = api(release="SET-ME", line_required=False)
+    assert title_ties(texts, "guide/ordering.md") == []
+
+
+def test_a_wrapper_of_a_member_every_declaring_definition_refers_alike_binds_its_value() -> None:
+    texts = {"openapi/jobs.yaml": jobs_api(), "docs/jobs.md": "Submit:\n\n" + fence_headings(JOB)}
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [SHARED_MEMBER]
+    assert found[0].message.startswith("example at /job/steps/0/run: 5 is not of type")
+    assert found[0].location.line == 7
+    assert shared_ties(texts, "docs/jobs.md") == ["/job openapi/jobs.yaml#/components/schemas/Job"]
+
+
+def test_a_shared_member_binds_in_a_schema_files_definitions_and_yaml() -> None:
+    # Another style: `definitions` of a JSON Schema file, a YAML example.
+    payload = {"$ref": "#/definitions/Payload"}
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Envelope": {"type": "object", "properties": {"payload": payload, "id": {}}},
+            "Batch": {"type": "object", "properties": {"payload": payload, "count": {}}},
+            "Payload": {
+                "type": "object",
+                "properties": {"size": {"type": "integer"}, "unit": {"enum": ["kb", "mb"]}},
+            },
+        },
+    }
+    texts = {
+        "schema/transfer.json": json.dumps(schema),
+        "docs/transfer.md": "A transfer:\n\n"
+        + fence_headings("payload:\n  size: 3\n  unit: gb\n", "yaml"),
+    }
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [SHARED_MEMBER]
+    assert "/payload/unit" in found[0].message
+
+
+def test_a_shared_member_binds_nothing_where_the_declaring_definitions_differ() -> None:
+    page = {"docs/jobs.md": "Submit:\n\n" + fence_headings(JOB)}
+    # The event declares its `job` inline: not one definition's instance.
+    inline = {"type": "object", "properties": {"name": {}}}
+    assert shared_ties({"openapi/jobs.yaml": jobs_api(inline), **page}, "docs/jobs.md") == []
+    # The event's `job` is another definition.
+    other = {"$ref": "#/components/schemas/CreateJob"}
+    assert shared_ties({"openapi/jobs.yaml": jobs_api(other), **page}, "docs/jobs.md") == []
+    # A member of the value the definition does not declare: something else.
+    odd = '{"job": {"name": "nightly", "owner": "ops"}}\n'
+    texts = {"openapi/jobs.yaml": jobs_api(), "docs/jobs.md": "Submit:\n\n" + fence_headings(odd)}
+    assert shared_ties(texts, "docs/jobs.md") == []
+
+
+def test_the_shared_member_binding_is_a_preview_heuristic() -> None:
+    assert SHARED_MEMBER in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(SHARED_MEMBER) is not None
+
+
+def test_a_list_where_the_definition_its_elements_fit_holds_a_map_is_reported() -> None:
+    # The vehicles in a list, though a depot keeps them in a map by id.
+    body = '{\n  "vehicles": [\n    {"plate": "AB-12", "seats": 4, "electric": true}\n  ]\n}\n'
+    texts = {
+        "api/fleet.yaml": fleet_api(),
+        "docs/depots.md": "The depot:\n\n" + fence_headings(body),
+    }
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [MEMBER_ELEMENTS]
+    assert found[0].message.startswith("example at /vehicles: ")
+    assert 'is not of type "object"' in found[0].message
+
+
+def test_a_map_by_id_of_elements_is_judged_inside_them_in_yaml() -> None:
+    # Another style: a YAML map by id; one vehicle's seats are a word.
+    body = "vehicles:\n  v1:\n    plate: AB-12\n    seats: four\n"
+    texts = {
+        "api/fleet.yaml": fleet_api(),
+        "docs/depots.md": "A depot:\n\n" + fence_headings(body, "yaml"),
+    }
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [MEMBER_ELEMENTS]
+    assert "/vehicles/v1/seats" in found[0].message
+
+
+def test_elements_that_fit_two_definitions_alike_bind_by_the_name_the_words_give() -> None:
+    # A vehicle kind with the same members: the elements fit both; the words above name one.
+    api_text = fleet_api().replace("place:", "plate:").replace("minutes:", "seats:")
+    api_text = api_text.replace("Stop", "VehicleKind")
+    body = '{"vehicles": [{"plate": "AB-12", "seats": 4}]}\n'
+    unnamed = {"api/fleet.yaml": api_text, "docs/d.md": "Like this:\n\n" + fence_headings(body)}
+    assert findings_headings(unnamed) == []
+    named = {**unnamed, "docs/d.md": "Each Vehicle of the depot:\n\n" + fence_headings(body)}
+    assert [f.heuristic for f in findings_headings(named)] == [MEMBER_ELEMENTS]
+
+
+def test_elements_of_another_shape_bind_nothing() -> None:
+    body = '{"vehicles": [{"colour": "red", "wheels": 4}]}\n'
+    texts = {
+        "api/fleet.yaml": fleet_api(),
+        "docs/depots.md": "The depot:\n\n" + fence_headings(body),
+    }
+    assert findings_headings(texts) == []
+
+
+def test_the_member_elements_binding_is_a_preview_heuristic() -> None:
+    assert MEMBER_ELEMENTS in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(MEMBER_ELEMENTS) is not None
+
+
+def test_elements_of_one_member_name_bind_nothing() -> None:
+    # `{"vehicles": {"v1": {"plate": ...}}}` says little: one member name of the elements.
+    body = '{"vehicles": {"v1": {"plate": 12}}}\n'
+    texts = {
+        "api/fleet.yaml": fleet_api(),
+        "docs/depots.md": "The depot:\n\n" + fence_headings(body),
+    }
+    assert findings_headings(texts) == []
+
+
+def test_an_entry_of_the_sections_map_shown_alone_is_judged_as_its_element() -> None:
+    # Under "## Depot": one vehicle of the depot's map by id, its plate a number.
+    page = "## Depot\n\nOne of its vehicles:\n\n" + fence_headings(
+        '"v7": {"plate": 5, "seats": 2}\n'
+    )
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depot.md": page}
+    found = findings_headings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    assert found[0].message.startswith("example at /v7/plate: 5 is not of type")
+    assert title_ties(texts, "docs/depot.md") == [
+        'api/fleet.yaml#/components/schemas/Vehicle: the heading "Depot" names `Depot`, whose '
+        "map of `Vehicle` the entry `v7` is one of: `Vehicle` declares every one of its 2 members"
+    ]
+
+
+def test_a_map_entry_binds_in_a_schema_file_and_yaml_and_only_to_one_element_kind() -> None:
+    product = {"type": "object", "properties": {"name": {}, "price": {"type": "number"}}}
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "Catalog": {
+                "type": "object",
+                "properties": {
+                    "products": {"type": "object", "additionalProperties": {"$ref": "#/$defs/P"}}
+                },
+            },
+            "P": product,
+        },
+    }
+    page = "### Catalog\n\n" + fence_headings("sku-1:\n  name: tea\n  price: cheap\n", "yaml")
+    texts = {"schemas/shop.schema.json": json.dumps(schema), "docs/catalog.md": page}
+    assert [f.heuristic for f in findings_headings(texts)] == [SECTION_TITLE]
+    # A second map whose elements declare the same members: no telling which the entry is of.
+    schema["$defs"]["Catalog"]["properties"]["gifts"] = {
+        "type": "object",
+        "additionalProperties": {"$ref": "#/$defs/G"},
+    }
+    schema["$defs"]["G"] = product
+    texts["schemas/shop.schema.json"] = json.dumps(schema)
+    assert findings_headings(texts) == []
+
+
+# Examples in prose that a first read of three public repositories found speclint missing
+# (issue 46, round 2): a response shown under its GET request line in one fence; an example of a
+# family of schemas (minimal, extended, by reference) that declare its members alike; a request's
+# query and path values against the operation's parameter schemas. Fixtures of our own.
+
+
+PARTS_API = """\
+openapi: 3.0.3
+info: {title: Parts, version: '1'}
+paths:
+  /part/{code}:
+    get:
+      parameters:
+        - {name: code, in: path, required: true, schema: {type: string}}
+        - {name: offset, in: query, schema: {type: integer, minimum: 0}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1}}
+        - {name: view, in: query, schema: {type: string, enum: [brief, full]}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string, enum: [a]}}}
+      responses:
+        '200':
+          description: the part's record
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Record'}
+  /bin/{slot}:
+    parameters:
+      - {name: slot, in: path, required: true, schema: {type: integer, minimum: 1}}
+    get:
+      responses:
+        '204': {description: the bin is there}
+  /part/{code}/notes:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Note'}
+      responses:
+        '201': {description: added}
+components:
+  schemas:
+    Record:
+      type: object
+      properties:
+        record:
+          type: object
+          properties:
+            code: {type: string}
+            weight: {type: integer}
+            colour: {type: string}
+          required: [code, weight]
+    Note:
+      type: object
+      properties:
+        text: {type: string}
+      required: [text]
+"""
+
+
+def rule_findings(rule: str, files: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(files)
+    return list(all_rules()[rule].check(corpus, {}))
+
+
+def api_page(body: str) -> dict[str, str]:
+    return {"spec/api/openapi.yaml": PARTS_API, "spec/README.md": f"# Parts\n\n{body}"}
+
+
+ANSWER_UNDER_GET = """\
+#### Example request and response
+
+```
+GET /part/bolt-7
+
+{
+  "record": {
+    "weight": 12,
+    "colour": "grey"
+  }
+}
+```
+"""
+
+
+KIT_MINIMAL = """\
+{
+  "type": "object",
+  "properties": {
+    "weights": {"type": "array", "items": {"type": "integer"}},
+    "labels": {"type": "array", "items": {"type": "string"}},
+    "parts": {"type": "array", "items": {"type": "string"}}
+  },
+  "required": ["labels", "weights", "parts"]
+}
+"""
+
+
+# The same document written with references the corpus cannot follow (relative to its `$id`).
+KIT_BY_REFERENCE = """\
+{
+  "$id": "https://kits.example.org/schemas/kit_minimal.json",
+  "type": "object",
+  "properties": {
+    "weights": {"$ref": "/weights"},
+    "labels": {"$ref": "/labels"},
+    "parts": {"$ref": "/parts"}
+  },
+  "required": ["labels", "parts"]
+}
+"""
+
+
+KIT_EXAMPLE = """\
+A kit whose parts are left out:
+
+```
+{
+  "weights": ["12", "7"],
+  "labels": ["left", "right"]
+}
+```
+"""
+
+
+def kit_files(page: str, **schemas: str) -> dict[str, str]:
+    files = {
+        "docs/schemas/kit_minimal.json": KIT_MINIMAL,
+        "docs/schemas/kit_refs.json": KIT_BY_REFERENCE,
+        "docs/kits/rationale.md": f"# Kits\n\n{page}",
+    }
+    files.update({f"docs/schemas/{name}.json": text for name, text in schemas.items()})
+    return files
+
+
+def parameter_findings(body: str) -> list[Finding]:
+    return [
+        f
+        for f in rule_findings("example-invalid", api_page(body))
+        if f.heuristic == "example-invalid/parameter-value"
+    ]
+
+
+def test_a_body_under_a_get_request_line_is_its_answer() -> None:
+    [finding] = rule_findings("example-invalid", api_page(ANSWER_UNDER_GET))
+    assert finding.message.startswith('example at /record: "code" is a required property')
+    assert (
+        "the body shown as its answer in `GET /part/bolt-7`"
+        in "\n".join(r.note for r in finding.related) + finding.message
+    )
+    assert finding.heuristic == "example-invalid/by-exchange"
+    good = ANSWER_UNDER_GET.replace('"weight"', '"code": "bolt-7",\n    "weight"')
+    assert rule_findings("example-invalid", api_page(good)) == []
+
+
+def test_a_body_under_a_request_line_that_takes_one_is_still_its_request() -> None:
+    # A POST's body is its request body (the answer is declared with no content here).
+    sent = '```\nPOST /part/bolt-7/notes\n\n{"words": 3}\n```\n'
+    [finding] = rule_findings("example-invalid", api_page(sent))
+    assert finding.message.startswith('example at /: "text" is a required property')
+    # A GET whose operation declares a request body (a search by body): its request body.
+    searching = PARTS_API.replace(
+        "    get:\n      parameters:",
+        "    get:\n      requestBody:\n        content:\n          application/json:\n"
+        "            schema: {$ref: '#/components/schemas/Note'}\n      parameters:",
+    )
+    files = {"spec/api/openapi.yaml": searching, "spec/README.md": "# P\n\n" + ANSWER_UNDER_GET}
+    [finding] = rule_findings("example-invalid", files)
+    assert finding.message.startswith('example at /: "text" is a required property')
+    # A curl command's data is what it sends, even with `-X GET`: never read as the answer.
+    sending = (
+        '```bash\ncurl -X GET https://x.example/part/bolt-7 -d \'{"record": {"weight": 1}}\'\n```\n'
+    )
+    assert rule_findings("example-invalid", api_page(sending)) == []
+
+
+def test_an_example_of_a_family_of_schemas_that_declare_its_members_alike_is_judged() -> None:
+    findings = rule_findings("example-invalid", kit_files(KIT_EXAMPLE))
+    assert findings, "the family's schemas agree on `weights`: its strings are judged"
+    assert findings[0].message.startswith('example at /weights/0: "12" is not of type "integer"')
+    assert findings[0].heuristic == "example-invalid/by-fragment"
+    assert findings[0].location.line == 7
+    # An extended member of the family (more members, the same schemas for these) agrees too.
+    extended = KIT_MINIMAL.replace(
+        '"parts": {',
+        '"colours": {"type": "array", "items": {"type": "string"}},\n    "parts": {',
+    )
+    assert rule_findings("example-invalid", kit_files(KIT_EXAMPLE, kit_extended=extended))
+    assert (
+        rule_findings("example-invalid", kit_files(KIT_EXAMPLE.replace('"12", "7"', "12, 7"))) == []
+    )
+
+
+def test_schemas_that_declare_a_member_differently_leave_the_example_unbound() -> None:
+    other = KIT_MINIMAL.replace('"items": {"type": "integer"}', '"items": {"type": "string"}')
+    assert rule_findings("example-invalid", kit_files(KIT_EXAMPLE, kit_text=other)) == []
+
+
+def test_a_document_written_as_its_members_digests_is_not_an_excerpt() -> None:
+    digests = (
+        "The digest of each member:\n\n```json\n"
+        '{"weights": "Zq4x", "labels": "c0Ff", "parts": "9pQe"}\n```\n'
+    )
+    assert rule_findings("example-invalid", kit_files(digests)) == []
+    # One member a string and the others arrays: an invalid excerpt, not another form.
+    mixed = digests.replace('"labels": "c0Ff"', '"labels": ["a"]')
+    assert rule_findings("example-invalid", kit_files(mixed))
+
+
+def test_a_query_value_of_a_request_line_is_judged_against_its_parameter_schema() -> None:
+    request = "A short listing:\n\n```\nGET /part/bolt-7?offset=0&limit=0\n```\n"
+    [finding] = parameter_findings(request)
+    assert finding.message.startswith(
+        "query parameter `limit` is `0`: 0 is less than the minimum of 1"
+    )
+    # Where the value is written: the fence opens on line 5, `0` after `limit=`.
+    assert (finding.location.line, finding.location.column) == (6, 33)
+    assert "`GET /part/{code}`'s query parameter" in finding.related[0].note
+    assert parameter_findings(request.replace("limit=0", "limit=5")) == []
+    # A curl URL gives its query too; an enum holds it.
+    curl = "```bash\ncurl 'https://parts.example.org/part/bolt-7?view=huge'\n```\n"
+    [wrong] = parameter_findings(curl)
+    assert wrong.message.startswith("query parameter `view` is `huge`")
+
+
+def test_a_path_value_of_a_request_is_judged_against_its_template_variable() -> None:
+    [finding] = parameter_findings("```\nGET /bin/0\n```\n")
+    assert finding.message.startswith("path parameter `slot` is `0`")
+    assert parameter_findings("```\nGET /bin/3\n```\n") == []
+
+
+def test_values_that_stand_for_one_or_that_the_words_call_refused_are_not_judged() -> None:
+    placeholders = [
+        "GET /bin/{slot}",
+        "GET /bin/<slot>",
+        "GET /bin/:slot",
+        "GET /bin/$SLOT",
+        "GET /part/bolt-7?limit={limit}",
+        "GET /part/bolt-7?limit=<n>",
+        "GET /part/bolt-7?limit=:limit",
+        "GET /part/bolt-7?limit=${LIMIT}",
+        "GET /part/bolt-7?limit=N",  # a word where a number goes
+        "GET /part/bolt-7?view=...",
+        "GET /part/bolt-7?view=VIEW",  # a word in capitals where the values are not
+        "GET /part/bolt-7?view=your-view",
+        "GET /part/bolt-7?tags=b,c",  # a serialised list
+        "GET /part/bolt-7?view=brief,huge",
+    ]
+    for line in placeholders:
+        assert parameter_findings(f"```\n{line}\n```\n") == [], line
+    refused = "A zero limit returns 400 Bad Request:\n\n```\nGET /part/bolt-7?limit=0\n```\n"
+    assert parameter_findings(refused) == []
+    shown = "```http\nGET /part/bolt-7?limit=0\n\nHTTP/1.1 400 Bad Request\n```\n"
+    assert parameter_findings(shown) == []

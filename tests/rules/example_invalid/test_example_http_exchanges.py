@@ -20,6 +20,7 @@ from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
+
 JOBS_API = """\
 openapi: 3.1.0
 info: {title: Jobs, version: '2'}
@@ -488,3 +489,76 @@ def test_a_page_of_requests_is_walked_once_for_its_exchanges_and_values(
     assert len(exchanges.parameter_values(corpus, document)) == 7  # 3 ids, 3 views, job-42
     # Each fence read once: three request lines, the curl command, the response fence.
     assert len(read) == 5
+
+
+# Examples in prose that a first read of three public repositories found speclint missing
+# (issue 46, round 2): a response shown under its GET request line in one fence; an example of a
+# family of schemas (minimal, extended, by reference) that declare its members alike; a request's
+# query and path values against the operation's parameter schemas. Fixtures of our own.
+
+
+PARTS_API = """\
+openapi: 3.0.3
+info: {title: Parts, version: '1'}
+paths:
+  /part/{code}:
+    get:
+      parameters:
+        - {name: code, in: path, required: true, schema: {type: string}}
+        - {name: offset, in: query, schema: {type: integer, minimum: 0}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1}}
+        - {name: view, in: query, schema: {type: string, enum: [brief, full]}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string, enum: [a]}}}
+      responses:
+        '200':
+          description: the part's record
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Record'}
+  /bin/{slot}:
+    parameters:
+      - {name: slot, in: path, required: true, schema: {type: integer, minimum: 1}}
+    get:
+      responses:
+        '204': {description: the bin is there}
+  /part/{code}/notes:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Note'}
+      responses:
+        '201': {description: added}
+components:
+  schemas:
+    Record:
+      type: object
+      properties:
+        record:
+          type: object
+          properties:
+            code: {type: string}
+            weight: {type: integer}
+            colour: {type: string}
+          required: [code, weight]
+    Note:
+      type: object
+      properties:
+        text: {type: string}
+      required: [text]
+"""
+
+
+def api_page(body: str) -> dict[str, str]:
+    return {"spec/api/openapi.yaml": PARTS_API, "spec/README.md": f"# Parts\n\n{body}"}
+
+
+def test_speclint_bindings_lists_each_request_parameter_value(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(api_page("```\nGET /part/bolt-7?limit=0\n```\n"))
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "spec/README.md:4 query parameter value `0`\n    -> spec/api/openapi.yaml#/paths/"
+        "~1part~1{code}/get/parameters/2/schema (by parameter value: `limit` in "
+        "`GET /part/bolt-7`, `GET /part/{code}`'s query parameter)"
+    ) in output
+    assert "speclint: 2 request parameter value(s) bound" in output  # `code` too

@@ -4,6 +4,7 @@ operations of its version."""
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -313,10 +314,6 @@ def test_a_placeholder_glued_to_a_curl_url_is_a_path_variable_not_a_redirection(
     ]
 
 
-# route-undeclared (issue 46, round 4): routes a sentence names with a placeholder of any style,
-# and an API document's descriptions copied into a generated client's pages.
-
-
 API_SENTENCES = """\
 openapi: 3.1.0
 info: {title: Tasks, version: 1.0.0}
@@ -403,15 +400,6 @@ def test_a_generated_clients_copy_of_a_description_is_one_finding_at_the_source(
     assert "`/tasks/TASK_ID/feed`" in found[0].message
     assert ("client/docs/TasksApi.md", 11) in [(r.path, r.line) for r in found[0].related]
     assert "`/tasks/{task_id}/outcome`" in found[1].message
-
-
-# An API document's description naming one of its routes by its root, misspelt (issue 46,
-# round 5).
-#
-# A description says "poll it via /export_state" where the API's route is
-# ``/exportstate/{export_id}``: a path of one segment, its parameter implied, one segment
-# misspelt. A reference page generated from the document copies the sentence; it is the same
-# defect, related to the finding at the document.
 
 
 RULE = "route-undeclared"
@@ -534,12 +522,6 @@ def test_a_generated_client_page_copy_is_related_once(make_corpus: MakeCorpus) -
     assert [r.line for r in copies] == [12]
 
 
-# Classes of wrong routes and type disagreements a first read of three public repositories
-# missed (issue 46, round 2): a route with its leading segments left off, a method in brackets,
-# a field table's "will be null" for a type that rejects null, a documented field the schema
-# does not declare, a key index annotating types in parentheses.
-
-
 LIBRARY = """\
 openapi: 3.0.3
 info: {title: Library, version: 1.0.0}
@@ -657,3 +639,113 @@ def test_a_route_of_one_collection_among_several_left_off_may_be_another_apis(
 ) -> None:
     root = make_corpus({"api/openapi.yaml": PARTNERS, "docs/partners.md": PARTNER_PAGE})
     assert _routes(root) == []
+
+
+# An API document's own prose and vendor examples (issue 46's missed classes).
+#
+# - ``x-examples`` (a map of name to example, as Stoplight and others write it on a schema or a
+#   media type) is validated against its schema as ``examples`` are: a preview heuristic of
+#   ``example-invalid``.
+# - The ``description`` text of an OpenAPI or AsyncAPI document is CommonMark (OpenAPI 3.1 §4.3):
+#   its fences and the routes it names are read as a page's are, and reported at the line of the
+#   YAML or JSON file they are written on.
+
+
+JOB = """\
+    Job:
+      type: object
+      required: [id, state]
+      properties:
+        id: {type: string}
+        state: {type: string, enum: [queued, running, done]}
+"""
+
+
+def api_descriptions(
+    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
+) -> str:
+    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
+    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
+    return (
+        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
+        + textwrap.indent(textwrap.dedent(info), "  ")
+        + textwrap.dedent(top)
+        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
+        + "components:\n  schemas:\n"
+        + schemas
+    )
+
+
+ORDERS = """\
+/orders:
+  post:
+    summary: Create an order
+    responses:
+      '201': {description: Created}
+/orders/{orderId}:
+  get:
+    summary: Read an order
+    responses:
+      '200': {description: OK}
+  post:
+    summary: Confirm an order
+    description: |-
+      Confirm an order created through `POST /order`.
+
+      Sign in first at the provider's `/.well-known/openid-configuration`,
+      then read it back with `GET /orders/{orderId}`.
+    responses:
+      '200': {description: OK}
+/.well-known/jobs:
+  get:
+    description: |-
+      Clients append `/.well-knwon/jobs` to the URL a user gives, as in
+      `https://api.example.org/v1/other/thing` or `GET https://elsewhere.org/order`.
+    responses:
+      '200': {description: OK}
+"""
+
+
+def test_a_route_an_operations_description_names_is_held_to_its_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"openapi.yaml": api_descriptions(ORDERS)})
+    found = run_rule(root, "route-undeclared")
+    assert [(f.location.line, f.location.column, f.location.pointer) for f in found] == [
+        (19, 42, "/paths/~1orders~1{orderId}/post/description"),  # the code span
+        (28, 24, "/paths/~1.well-known~1jobs/get/description"),
+    ]
+    assert "`POST /order` is no operation" in found[0].message
+    assert "the nearest is `POST /orders`" in found[0].message
+    assert "the nearest is `GET /.well-known/jobs`" in found[1].message
+
+
+def test_a_fence_left_open_in_one_description_does_not_swallow_the_next(
+    make_corpus: MakeCorpus,
+) -> None:
+    top = "tags:\n  - name: jobs\n    description: |\n      Jobs.\n\n      ```text\n      open\n"
+    root = make_corpus({"openapi.yaml": api_descriptions(ORDERS, top=top)})
+    found = run_rule(root, "route-undeclared")
+    assert [f.location.line for f in found] == [26, 35]
+
+
+def test_a_descriptions_placeholder_is_its_own_unless_it_misspells_the_apis(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = """\
+    /parties/{Type}/{SubId}:
+      get:
+        description: |-
+          Send `PUT /parties/{Type}/{SubI}` to answer, as `GET /parties/:type/:id` asks.
+        responses:
+          '200': {description: OK}
+      put:
+        responses:
+          '200': {description: OK}
+    """
+    root = make_corpus({"openapi.yaml": api_descriptions(paths)})
+    found = run_rule(root, "route-undeclared")
+    assert [(f.location.line, f.severity.label) for f in found] == [(9, "info")]
+    assert "names its parameter `SubI` where the API names this parameter `SubId`" in (
+        found[0].message
+    )

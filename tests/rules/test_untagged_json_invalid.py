@@ -1,0 +1,78 @@
+"""Tests of untagged json invalid."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_rule
+
+# An API document's own prose and vendor examples (issue 46's missed classes).
+#
+# - ``x-examples`` (a map of name to example, as Stoplight and others write it on a schema or a
+#   media type) is validated against its schema as ``examples`` are: a preview heuristic of
+#   ``example-invalid``.
+# - The ``description`` text of an OpenAPI or AsyncAPI document is CommonMark (OpenAPI 3.1 §4.3):
+#   its fences and the routes it names are read as a page's are, and reported at the line of the
+#   YAML or JSON file they are written on.
+
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+JOB = """\
+    Job:
+      type: object
+      required: [id, state]
+      properties:
+        id: {type: string}
+        state: {type: string, enum: [queued, running, done]}
+"""
+
+
+def api(
+    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
+) -> str:
+    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
+    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
+    return (
+        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
+        + textwrap.indent(textwrap.dedent(info), "  ")
+        + textwrap.dedent(top)
+        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
+        + "components:\n  schemas:\n"
+        + schemas
+    )
+
+
+BROKEN_FENCE = """\
+description: |
+  Jobs run processes.
+
+  ## A job
+
+  ```json
+  {
+    "id": "job-1"
+    "state": "queued"
+  }
+  ```
+"""
+
+
+def test_an_untagged_fence_of_a_description_is_untagged_json_invalids(
+    make_corpus: MakeCorpus,
+) -> None:
+    info = BROKEN_FENCE.replace("```json", "```")
+    page = '```\n{"a": 1\n"b": 2}\n```\n'
+    root = make_corpus({"openapi.yaml": api(info=info), "guide.md": page})
+    # one reading of an untagged block, on a page or in a description: untagged-json-invalid's
+    assert run_rule(root, "fence-invalid") == []
+    found = run_rule(root, "untagged-json-invalid")
+    assert [(f.location.path, f.location.line, f.location.column) for f in found] == [
+        ("guide.md", 3, 1),
+        ("openapi.yaml", 13, 7),  # `"state"`, at the file's line
+    ]
+    assert found[1].location.pointer == "/info/description"
+    assert "untagged fence is JSON" in found[1].message
