@@ -9,6 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -87,16 +90,6 @@ def test_an_unquoted_name_with_a_value_is_still_a_slip(make_corpus: MakeCorpus) 
     body = '{\n  id: 5,\n  "name": "x"\n}'
     found = lines_reported(make_corpus, fence("json", body))
     assert [(line, "is not quoted" in message) for line, message in found] == [(5, True)]
-
-
-# An API document's own prose and vendor examples (issue 46's missed classes).
-#
-# - ``x-examples`` (a map of name to example, as Stoplight and others write it on a schema or a
-#   media type) is validated against its schema as ``examples`` are: a preview heuristic of
-#   ``example-invalid``.
-# - The ``description`` text of an OpenAPI or AsyncAPI document is CommonMark (OpenAPI 3.1 §4.3):
-#   its fences and the routes it names are read as a page's are, and reported at the line of the
-#   YAML or JSON file they are written on.
 
 
 JOB = """\
@@ -214,3 +207,83 @@ def test_a_json_api_documents_descriptions_are_read(make_corpus: MakeCorpus) -> 
     root = make_corpus({"openapi.json": document, "job.schema.json": schema})
     found = run_rule(root, "fence-invalid")
     assert [(f.location.path, f.location.line) for f in found] == [("openapi.json", 3)]
+
+
+# Notation in JSON fences and MyST cross-references (issue 45, first-read batch 1): a fence that
+# writes a syntax sketch is not broken JSON, and a MyST label is not a file path.
+
+
+def findings_of(rule: str, root: Path) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root), {}))
+
+
+# A scope object written as a notation: bare keys and placeholder letters for the values.
+PLACEHOLDER_LETTERS = '{\n  "Y": {\n    methods: [P, Q, R],\n    events: [S, T]\n  }\n}'
+
+
+# A grammar of an object: an optional member marked `*`, repetitions `(x)+`.
+GRAMMAR = "[scopeName]: {\n  *chains: [(chain_id)+],\n  methods: [(method_name)+]\n}"
+
+
+# A member sketched: its name bare, its body elided.
+ELIDED = '{\n  "issuer": "did:example:1",\n  signature: {\n    ...\n  }\n}'
+
+
+# A "MUST be of the form" template in a specification's own notation: `*` zero or more,
+# `+` one or more, `?` optional, after a value (issue 45, batch 3).
+TEMPLATES = [
+    ("yaml", '{\n  "mirrors": [\n    "URL", *\n  ]\n}'),
+    ("yaml", '{\n  "mirrors": {\n    "URL", *\n  }\n}'),
+    ("json", '{\n  "mirrors": [\n    "URL", +\n  ]\n}'),
+    ("json", '{\n  "name": "STRING"?,\n  "size": 1\n}'),
+    ("yaml", 'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{\n  "ids": [ "ID" * ]\n}'),
+]
+
+
+def test_a_notation_sketch_in_a_json_fence_is_not_broken_json(make_corpus: MakeCorpus) -> None:
+    page = "# Scopes\n\n" + fence("jsonc", PLACEHOLDER_LETTERS) + fence("json", GRAMMAR)
+    page += fence("json", ELIDED)
+    root = make_corpus({"spec/scopes.md": page})
+    assert findings_of("fence-invalid", root) == []
+
+
+def test_a_slip_in_otherwise_valid_json_is_still_reported(make_corpus: MakeCorpus) -> None:
+    slips = [
+        '{\n  "a": 1,\n  "b": [1, 2],\n}',  # a trailing comma in a json fence
+        '{\n  "a": "x,\n  "b": 2\n}',  # a closing quote left out
+        '{\n  "a": tru,\n  "b": 2\n}',  # one bare word: a misspelt literal
+        '{\n  "a": {"b": 1},\n  c: {"d": 2}\n}',  # a bare key with a real body
+        '{\n  "a": 1, // one, two, three\n  b: 2\n}',  # a comment's words are not values
+    ]
+    page = "# Slips\n\n" + "".join(
+        fence("json" if i < 4 else "jsonc", s) for i, s in enumerate(slips)
+    )
+    root = make_corpus({"spec/slips.md": page})
+    assert len(findings_of("fence-invalid", root)) == len(slips)
+
+
+def test_a_template_in_the_specs_notation_is_not_broken_data(make_corpus: MakeCorpus) -> None:
+    page = "# Discovery\n\n" + "".join(fence(language, body) for language, body in TEMPLATES)
+    assert findings_of("fence-invalid", make_corpus({"spec/discovery.md": page})) == []
+
+
+def test_a_slip_beside_a_notation_mark_is_still_reported(make_corpus: MakeCorpus) -> None:
+    slips = [
+        '{\n  "mirrors": [\n    "URL", *\n  ],\n  "name": "a"\n  "size": 1\n}',  # comma
+        '{\n  "self": "http://x/1"",\n  "ids": [ "ID", * ]\n}',  # a stray quote
+        '{\n  "items": [\n    "a"\n  }\n}',  # `[` closed by `}`
+    ]
+    page = "# Slips\n\n" + "".join(fence("yaml", s) for s in slips)
+    found = findings_of("fence-invalid", make_corpus({"spec/slips.md": page}))
+    assert len(found) == len(slips)
+
+
+def test_a_yaml_fence_of_bare_lines_is_colour_not_data(make_corpus: MakeCorpus) -> None:
+    # Entity paths with `#` comments, tagged `yaml` only to be coloured: YAML reads the lines
+    # as one plain scalar, which a comment breaks; no reader takes them for data.
+    paths = "things/t1/parts/p1/versions/v1   # inlined\nthings/t1/parts/p1/versions/v2\n"
+    page = "# Filters\n\n" + fence("yaml", paths)
+    assert findings_of("fence-invalid", make_corpus({"spec/filters.md": page})) == []
+    # A broken mapping is still reported.
+    page += fence("yaml", "things:\n  - t1\n   bad: [\n")
+    assert len(findings_of("fence-invalid", make_corpus({"spec/filters.md": page}))) == 1

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
 RULE = "index-drift"
 
 
@@ -231,3 +234,241 @@ def test_names_that_leave_the_root_are_not_followed(make_corpus: MakeCorpus) -> 
     )
     root = make_corpus({**schemas("run", "event", "error"), "schemas/README.md": readme})
     assert run(root) == []
+
+
+# Issue 45, ecosystem batch 4 at first read: links as the site that publishes them reads them
+# (a Docusaurus partial's routes and ``@site/`` alias, the FHIR IG Publisher's flat output, a
+# proposal's preamble that is no site's front matter), and a list of one kind of page that is no
+# index of its folder. Every fixture here is our own.
+
+
+def md(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+KINDS = {
+    "kinds/README.md": "# Kinds\n",
+    "kinds/bike-share.md": "# Bike share\n",
+    "kinds/car-share.md": "# Car share\n",
+    "kinds/ride-hail.md": "# Ride hail\n",
+    "kinds/delivery-robots.md": "# Delivery robots\n",
+    "kinds/event_types.md": "# Event types\n",
+    "kinds/vehicle_states.md": "# Vehicle states\n",
+}
+
+
+KINDS_LIST = md(
+    """
+    # Fleet
+
+    Vehicles.
+
+    # Kinds
+
+    Get started with a kind:
+
+    - [Bike share](kinds/bike-share.md)
+    - [Car share](kinds/car-share.md)
+    - [Ride hail](kinds/ride-hail.md)
+    - [Delivery robots](kinds/delivery-robots.md)
+    """
+)
+
+
+def test_a_list_of_one_kind_of_page_is_no_index_of_the_others(make_corpus: MakeCorpus) -> None:
+    # The listed pages share a naming shape (`-` between words) that the unlisted ones lack
+    # (`_`): those are another kind of page, which the list does not claim.
+    files: dict[str, str | bytes] = {**KINDS, "README.md": KINDS_LIST}
+    assert run_rule(make_corpus(files), "index-drift") == []
+
+
+def test_a_missing_page_of_the_listed_shape_is_still_reported(make_corpus: MakeCorpus) -> None:
+    kinds = {k: v for k, v in KINDS.items() if k != "kinds/vehicle_states.md"}
+    files: dict[str, str | bytes] = {**kinds, "README.md": KINDS_LIST, "kinds/scooters.md": "# S\n"}
+    found = run_rule(make_corpus(files), "index-drift")
+    assert sorted(f.message.split("`")[1] for f in found) == ["kinds/scooters.md"], [
+        f.message for f in found
+    ]
+
+
+# Issue 45, ecosystem batch 6 at first read: links as their renderer reads them (Elastic's
+# docs-builder anchors, ReSpec documents assembled by other include forms) and index-drift's
+# reading of a folder's index. Every fixture here is our own.
+
+
+def findings(root: Path, rule: str = "broken-link") -> list[Finding]:
+    return [f for f in run_rule(root, rule) if f.coverage is None]
+
+
+# A menu of the folder's pages at the top of each of them (a wiki's navigation).
+LAMP_PAGES = (
+    "wiring",
+    "bulbs",
+    "switches",
+    "shades",
+    "dimmers",
+    "sockets",
+    "cords",
+    "plugs",
+    "globes",
+)
+
+
+MENU = "".join(f"* [{name}]({name}.md)\n" for name in (*LAMP_PAGES, "fuses"))
+
+
+def lamp_folder(extra: dict[str, str], fuses: str = "# Fuses\n") -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {
+        f"lamps/{name}.md": MENU + f"\n# {name.title()}\n" for name in LAMP_PAGES
+    }
+    files["lamps/fuses.md"] = MENU + "\n" + fuses
+    files.update(extra)
+    return files
+
+
+def test_a_subpage_its_listed_page_links_needs_no_entry(make_corpus: MakeCorpus) -> None:
+    # `fuses-sizes.md` is a page of `fuses.md` (named after it, linked from it), not one of the
+    # folder's pages the menu lists.
+    files = lamp_folder(
+        {"lamps/fuses-sizes.md": "# Fuse sizes\n"}, fuses="# Fuses\n\n[sizes](fuses-sizes.md)\n"
+    )
+    assert findings(make_corpus(files), "index-drift") == []
+
+
+def test_a_menu_repeated_on_every_page_reports_a_missing_page_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `fuses-sizes.md` is named after `fuses.md`, but no page links it: the menus miss it, once.
+    files = lamp_folder({"lamps/fuses-sizes.md": "# Fuse sizes\n"})
+    [finding] = findings(make_corpus(files), "index-drift")
+    assert finding.message.startswith("`lamps/fuses-sizes.md` is not listed")
+    assert "that 10 pages repeat:" in finding.message
+    assert {r.path for r in finding.related} >= {"lamps/switches.md", "lamps/wiring.md"}
+
+
+def test_an_extensionless_route_link_names_its_page(make_corpus: MakeCorpus) -> None:
+    # A site's route (`../spec/Fuses`) names `spec/Fuses.md`: the list does list it.
+    names = ("Wiring", "Bulbs", "Switches", "Shades", "Plugs", "Fuses")
+    listing = "".join(f"* [{n}](../spec/{n}.md)\n" for n in names[:-1]) + "* [F](../spec/Fuses)\n"
+    files: dict[str, str | bytes] = {f"spec/{n}.md": f"# {n}\n" for n in names}
+    files["guide/README.md"] = "# Guide\n\n" + listing
+    assert findings(make_corpus(files), "index-drift") == []
+
+
+# `index-drift` (issue 26, session 3): a curated list is not an index, a page that walks
+# through files one per heading is not one either, and an entry whose link CommonMark drops (a
+# raw space in its target) is reported as what it is, not as a file the list leaves out.
+
+
+PAGES = ("api", "sdk", "data-model", "levels", "guidelines", "noop")
+
+
+def area(readme: str) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {f"metrics/{name}.md": f"# {name}\n" for name in PAGES}
+    files["metrics/README.md"] = readme
+    return files
+
+
+def links(*names: str) -> str:
+    return "".join(f"* [{name.title()}](./{name}.md)\n" for name in names)
+
+
+TERMS = (
+    "Age",
+    "Allele",
+    "Bases",
+    "Complex Value",
+    "Date",
+    "Entity",
+    "Gene",
+    "Intron",
+    "Locus",
+    "Marker",
+    "Nucleotide",
+)
+
+
+def test_a_sections_short_list_of_some_pages_is_a_selection(make_corpus: MakeCorpus) -> None:
+    chosen = links("api", "sdk", "data-model", "levels")  # 4 of the folder's 6 pages
+    curated = (
+        "# Metrics\n\nWhat metrics are for.\n\n## Overview\n\nThe model.\n\n"
+        f"## Specifications\n\n{chosen}\n## References\n\n* [Paper](https://example.org/p)\n"
+    )
+    assert run(make_corpus(area(curated))) == []
+
+
+def test_a_list_that_means_to_be_complete_keeps_the_lower_bar(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    chosen = links("api", "sdk", "data-model", "levels")
+    expected = ["missing:metrics/guidelines.md", "missing:metrics/noop.md"]
+    pages = {
+        # the page's own list, under its title: the README exists to list the folder
+        "own": f"# Metrics\n\n{chosen}",
+        # a section whose heading says it is the folder's contents
+        "heading": f"# Metrics\n\nIntro.\n\n## Contents\n\n{chosen}",
+        # a section whose sentence before the list says so
+        "intro": f"# Metrics\n\nIntro.\n\n## Pages\n\nEvery page of this folder:\n\n{chosen}",
+    }
+    for name, readme in pages.items():
+        root = tmp_path / name
+        for path, text in area(readme).items():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(str(text))
+        assert sorted(f.key or "" for f in run(root)) == expected, name
+
+
+def test_a_sections_list_that_names_nearly_all_pages_is_an_index(make_corpus: MakeCorpus) -> None:
+    nearly = links("api", "sdk", "data-model", "levels", "guidelines")  # 5 of 6
+    readme = f"# Metrics\n\nIntro.\n\n## Known pages\n\n{nearly}"
+    [finding] = run(make_corpus(area(readme)))
+    assert finding.key == "missing:metrics/noop.md"
+    assert finding.location.pointer == "#known-pages"
+
+
+def test_a_page_that_walks_through_files_one_per_heading_is_not_an_index(
+    make_corpus: MakeCorpus,
+) -> None:
+    names = ("landing", "conformance", "collections", "collection", "items")
+    files: dict[str, str | bytes] = {f"examples/{n}.xml": "<a/>\n" for n in (*names, "api")}
+    tour = "".join(
+        f"## Responses to `/{n}`\n\n* A [{n} response]({n}.xml). What it shows.\n\n" for n in names
+    )
+    files["examples/README.md"] = f"# XML examples\n\n## Overview\n\nWhat they show.\n\n{tour}"
+    root = make_corpus(files)
+    assert run(root) == []
+    # The same files as one list are the folder's index, and `api.xml` is missing from it.
+    listed = "".join(f"* [{n}]({n}.xml)\n" for n in names)
+    (root / "examples/README.md").write_text(f"# XML examples\n\n{listed}")
+    assert [f.key for f in run(root)] == ["missing:examples/api.xml"]
+
+
+def test_a_raw_space_on_an_mkdocs_site_is_a_link(make_corpus: MakeCorpus) -> None:
+    """MkDocs renders with Python-Markdown, which takes a target with a space as a link."""
+    items = "".join(f"* [{t}](./obj/{t}.md)\n" for t in TERMS)
+    files: dict[str, str | bytes] = {f"docs/obj/{t}.md": f"# {t}\n" for t in TERMS}
+    files["docs/terms.md"] = f"# Terms\n\n{items}"
+    assert any(" " in t for t in TERMS)
+    root = make_corpus({**files, "mkdocs.yml": "site_name: Terms\n"})
+    assert run(root) == []
+    (root / "mkdocs.yml").unlink()
+    assert [f.key for f in run(root)] == [f"unlinked:docs/obj/{t}.md" for t in TERMS if " " in t]
+
+
+def test_a_table_entry_whose_link_target_has_a_raw_space(make_corpus: MakeCorpus) -> None:
+    rows = "".join(f"| [{t}](obj/{t}.md) | the {t.lower()} |\n" for t in TERMS)
+    files: dict[str, str | bytes] = {f"docs/obj/{t}.md": f"# {t}\n" for t in TERMS}
+    files["docs/README.md"] = f"# Terms\n\n| Term | Means |\n| --- | --- |\n{rows}"
+    [finding] = run(make_corpus(files))
+    assert finding.key == "unlinked:docs/obj/Complex Value.md"
+    assert finding.location.line == 8
+
+
+def test_a_catch_all_page_need_not_be_listed(make_corpus: MakeCorpus) -> None:
+    names = ("alpha", "beta", "gamma", "delta", "epsilon")
+    files: dict[str, str | bytes] = {f"servers/{n}.md": f"# {n}\n" for n in (*names, "zeta")}
+    files["servers/other.md"] = "# Other servers\n\nNo longer maintained: ...\n"
+    listed = "".join(f"- [{n.title()}]({n}.md)\n" for n in names)
+    files["servers/README.md"] = f"# Servers\n\nThe servers we know of.\n\n{listed}"
+    # `zeta.md` is a server the list leaves out; `other.md` holds what the list's entries do not.
+    assert [f.key for f in run(make_corpus(files))] == ["missing:servers/zeta.md"]

@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_index_drift import run
 
 from conftest import schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
+from speclint.model.config import load_config
 from speclint.parsing.prose import github_anchor
 from speclint.rules.broken_link import github_slug
 from speclint.run.catalog import all_rules
@@ -28,8 +30,6 @@ def findings_of(root: Path, options: Mapping[str, Any] | None = None) -> list[Fi
 def messages(root: Path, options: Mapping[str, Any] | None = None) -> list[str]:
     return [f.message for f in findings_of(root, options)]
 
-
-# --- the docstring's example --------------------------------------------------------------------
 
 RUNS = (
     "# Runs\n"
@@ -68,9 +68,6 @@ def test_docstring_example_fails_then_passes(make_corpus: MakeCorpus) -> None:
         .replace("Retry budget", "Retry budgets")
     )
     assert findings_of(root) == []
-
-
-# --- files ---------------------------------------------------------------------------------------
 
 
 def test_relative_links_and_images_to_files_and_folders(make_corpus: MakeCorpus) -> None:
@@ -210,9 +207,6 @@ def test_raw_html_links_and_images(make_corpus: MakeCorpus) -> None:
     assert findings_of(root) == []
 
 
-# --- anchors -------------------------------------------------------------------------------------
-
-
 def test_an_anchor_written_from_the_heading_text_passes(make_corpus: MakeCorpus) -> None:
     page = (
         "# API\n\n[create](#create-a-run), [other](other.md#the-best-section)\n\n## Create a Run!\n"
@@ -295,9 +289,6 @@ def test_duplicate_numbering_under_both_schemes(make_corpus: MakeCorpus) -> None
     assert findings_of(root) == []
 
 
-# --- documentation sites -------------------------------------------------------------------------
-
-
 def test_site_routes_and_extension_less_links(make_corpus: MakeCorpus) -> None:
     docs_json = json.dumps(
         {
@@ -340,8 +331,6 @@ def test_mdx_component_titles_are_anchors(make_corpus: MakeCorpus) -> None:
     assert findings_of(root) == []
 
 
-# --- schema $ids -----------------------------------------------------------------------------------
-
 BASE = "https://example.org/spec/v1/"
 
 
@@ -371,8 +360,6 @@ def test_a_folder_with_few_ids_is_not_owned(make_corpus: MakeCorpus) -> None:
     assert findings_of(_id_corpus(make_corpus, page, ids=2)) == []
     assert findings_of(_id_corpus(make_corpus, page), {"schema-ids": False}) == []
 
-
-# --- section references -------------------------------------------------------------------------
 
 COMPAT = (
     "# Compatibility\n\n"
@@ -454,9 +441,6 @@ def test_section_references_switch(make_corpus: MakeCorpus) -> None:
     assert findings_of(root, {"section-references": False}) == []
 
 
-# --- options -------------------------------------------------------------------------------------
-
-
 def test_ignore_globs_match_the_target_or_its_path(make_corpus: MakeCorpus) -> None:
     page = "# R\n\n[a](generated/api.md) [b](../x/gen.md) [c](missing.md)\n"
     root = make_corpus({"docs/readme.md": page})
@@ -520,3 +504,55 @@ def test_a_link_in_an_mdx_comment_is_not_judged(make_corpus: MakeCorpus) -> None
     root = make_corpus({"docs/p.mdx": page, "docs/a.md": "# A\n"})
     targets = sorted(f.message.split("`")[1] for f in findings_of(root) if f.rule == "broken-link")
     assert targets == ["gone-3.md", "gone-5.md"], targets
+
+
+# `index-drift` (issue 26, session 3): a curated list is not an index, a page that walks
+# through files one per heading is not one either, and an entry whose link CommonMark drops (a
+# raw space in its target) is reported as what it is, not as a file the list leaves out.
+
+
+TERMS = (
+    "Age",
+    "Allele",
+    "Bases",
+    "Complex Value",
+    "Date",
+    "Entity",
+    "Gene",
+    "Intron",
+    "Locus",
+    "Marker",
+    "Nucleotide",
+)
+
+
+def broken_links(root: Path) -> list[str]:
+    corpus = Context.load(root, load_config(root))
+    return [f.location.path for f in all_rules()["broken-link"].check(corpus, {})]
+
+
+def test_an_entry_whose_link_target_has_a_raw_space(make_corpus: MakeCorpus) -> None:
+    def page(target: str) -> str:
+        items = "".join(f"* [{t}]({target if ' ' in t else f'./obj/{t}.md'})\n" for t in TERMS)
+        return f"# Terms\n\n{items}"
+
+    files: dict[str, str | bytes] = {f"docs/obj/{t}.md": f"# {t}\n" for t in TERMS}
+    files["docs/terms.md"] = page("./obj/Complex Value.md")
+    root = make_corpus(files)
+    [finding] = run(root)
+    assert finding.key == "unlinked:docs/obj/Complex Value.md"
+    assert (finding.location.path, finding.location.line, finding.location.column) == (
+        "docs/terms.md",
+        6,
+        19,
+    )
+    assert "is not listed" not in finding.message
+    assert "a space" in finding.message
+    assert "`<./obj/Complex Value.md>`" in finding.message
+    assert "`./obj/Complex%20Value.md`" in finding.message
+    # One defect, one finding: `broken-link` does not see a link CommonMark does not make.
+    assert broken_links(root) == []
+    for fixed in ("<./obj/Complex Value.md>", "./obj/Complex%20Value.md"):
+        (root / "docs/terms.md").write_text(page(fixed))
+        assert run(root) == [], fixed
+        assert broken_links(root) == [], fixed

@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 from test_broken_link import MakeCorpus, findings_of
+from test_cli import cli
 
-from conftest import run_cli
+from conftest import run_cli, run_rule
 from speclint.common.findings import Severity
 from speclint.parsing.links import INCLUDE
 from speclint.run.engine import Options, lint
-
-# --- GitHub ---------------------------------------------------------------------------------------
 
 
 def test_a_leading_slash_is_the_repository_root_on_github(make_corpus: MakeCorpus) -> None:
@@ -61,8 +62,6 @@ def test_a_page_under_a_hugo_section_is_written_for_a_site_as_front_matter_says(
     (root / "content/_index.md").unlink()
     assert len(findings_of(root)) == 2  # GitHub's: from the repository root
 
-
-# --- Docusaurus -----------------------------------------------------------------------------------
 
 DOCUSAURUS_PAGE = (
     "# Setup\n\n"
@@ -116,9 +115,6 @@ def test_a_docusaurus_category_slug_is_a_route(make_corpus: MakeCorpus) -> None:
     assert "`/docs/none`" in finding.message
 
 
-# --- Mintlify -------------------------------------------------------------------------------------
-
-
 def test_mintlify_routes_are_file_paths_from_the_docs_root(make_corpus: MakeCorpus) -> None:
     page = "# A\n\n[b](/guides/b) [c](/guides/b#usage)\n"
     files: dict[str, str | bytes] = {
@@ -146,9 +142,6 @@ def test_mintlify_generated_reference_pages_are_not_judged(make_corpus: MakeCorp
     assert findings_of(root) == []
 
 
-# --- MkDocs, Hugo ---------------------------------------------------------------------------------
-
-
 def test_mkdocs_and_hugo_routes_resolve_or_are_not_judged(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {
@@ -164,9 +157,6 @@ def test_mkdocs_and_hugo_routes_resolve_or_are_not_judged(make_corpus: MakeCorpu
     (root / "pages/index.md").write_text("# Home\n\n[b](/guide/a/#whole)\n")
     [finding] = findings_of(root)
     assert "`#whole`" in finding.message
-
-
-# --- anchors --------------------------------------------------------------------------------------
 
 
 def test_a_case_only_anchor_difference_is_nothing_on_github_and_an_info_on_a_site(
@@ -275,8 +265,6 @@ def test_heading_attributes_give_anchors(make_corpus: MakeCorpus) -> None:
     assert "`#legacy`" in finding.message
 
 
-# --- anchors a site's build makes -----------------------------------------------------------------
-
 # A page of numbered requirements, each opened by its item code; a build script of the site (in
 # `site/`, whose content the build copies from `spec/`) wraps every code in an `<a id>`.
 CODED_ITEMS = (
@@ -332,8 +320,6 @@ def test_a_page_opening_few_paragraphs_with_a_code_is_no_page_of_coded_items(
     [finding] = findings_of(root)
     assert "`#B1`" in finding.message and finding.coverage is None
 
-
-# --- Fern ---------------------------------------------------------------------------------------
 
 FERN_DOCS = """\
 instances:
@@ -434,8 +420,6 @@ def test_docs_yml_outside_fern_is_no_fern_site(make_corpus: MakeCorpus) -> None:
     assert "no such file in the repository" in finding.message
 
 
-# --- Sphinx with MyST -----------------------------------------------------------------------
-
 SPHINX_PAGE = (
     "# Database\n\n"
     "Set [db_kwargs](Hub.db_kwargs), see [the API](rest-api-get-users), [spawners](Spawner)\n"
@@ -487,3 +471,345 @@ def test_a_leading_slash_on_a_sphinx_page_is_the_source_folder(make_corpus: Make
     found = sorted(f.message for f in findings_of(root))
     assert len(found) == 2
     assert "`/images/gone.png` → `docs/source/images/gone.png`: no such image" in found[1]
+
+
+# Issue 45, ecosystem batch 4 at first read: links as the site that publishes them reads them
+# (a Docusaurus partial's routes and ``@site/`` alias, the FHIR IG Publisher's flat output, a
+# proposal's preamble that is no site's front matter), and a list of one kind of page that is no
+# index of its folder. Every fixture here is our own.
+
+
+def md(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+DOCUSAURUS = {
+    "docusaurus.config.ts": "export default {title: 'Gates'}\n",
+    "docs/gates/05_opening.mdx": md(
+        """
+        # Opening
+
+        ## Write APIs
+
+        Text.
+        """
+    ),
+    "docs/guides/tour.mdx": md(
+        """
+        # Tour
+
+        ```mdx-code-block
+        import Part from "@site/src/components/Shared/gates/tour-part.mdx"
+
+        <Part />
+        ```
+        """
+    ),
+}
+
+
+IG = {
+    "ig.ini": "[IG]\nig = input/gates.xml\n",
+    "input/images/key.public.json": '{"keys": []}\n',
+    "input/images/Logo1.png": b"\x89PNG",
+    "input/resources/bundle-one.json": '{"resourceType": "Bundle", "id": "one"}\n',
+    "input/pages/keys.md": md(
+        """
+        # Keys
+
+        [key](key.public.json), ![logo](Logo1.png), [bundle](Bundle-one.json),
+        [other page](brands.html).
+        """
+    ),
+    "input/pages/brands.md": "# Brands\n",
+}
+
+
+PREAMBLE = md(
+    """
+    ---
+    fip: "0099"
+    title: Gates
+    author: A. Author (@a)
+    status: Draft
+    type: Technical
+    created: 2026-01-01
+    ---
+
+    # Gates
+
+    See [the design](#Gate-Design).
+
+    ## Gate Design
+    """
+)
+
+
+def test_a_partials_route_link_resolves_against_its_importers_route(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Served inside `/docs/guides/tour`, whose browser resolves the extension-less link (the
+    # `..` above the root stay at the root) to `/docs/gates/opening`: the doc `05_opening.mdx`.
+    files: dict[str, str | bytes] = {
+        **DOCUSAURUS,
+        "src/components/Shared/gates/tour-part.mdx": md(
+            """
+            See [opening](../../../../docs/gates/opening#write-apis).
+            """
+        ),
+    }
+    assert run_rule(make_corpus(files), "broken-link") == []
+
+
+def test_a_partials_route_link_keeps_its_fragment_and_route_checks(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        **DOCUSAURUS,
+        "src/components/Shared/gates/tour-part.mdx": md(
+            """
+            See [opening](../../../../docs/gates/opening#read-apis) and
+            [closing](../../../../docs/gates/closing).
+            """
+        ),
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    messages = sorted(f.message for f in found)
+    assert len(found) == 2, messages
+    assert any("#read-apis" in m for m in messages)
+    assert any("closing" in m for m in messages)
+
+
+def test_a_partial_nobody_imports_reads_a_link_climbing_to_the_site_as_its_route(
+    make_corpus: MakeCorpus,
+) -> None:
+    # From any page no deeper than the climb, the browser lands on `/docs/gates/opening`.
+    files: dict[str, str | bytes] = {
+        **DOCUSAURUS,
+        "src/components/Shared/gates/lone.mdx": md(
+            """
+            See [opening](../../../../docs/gates/opening#write-apis) and
+            [closing](../../../../docs/gates/closing).
+            """
+        ),
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    assert [f.message.split("`")[1] for f in found] == ["../../../../docs/gates/closing"]
+
+
+def test_the_site_alias_resolves_from_the_docusaurus_site_root(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        **DOCUSAURUS,
+        "src/components/Shared/img/gate.png": b"\x89PNG",
+        "src/components/Shared/gates/tour-part.mdx": md(
+            """
+            ![gate](@site/src/components/Shared/img/gate.png)
+            ![gone](@site/src/components/Shared/img/gone.png)
+            """
+        ),
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    assert [f.message.split("`")[1] for f in found] == [
+        "@site/src/components/Shared/img/gone.png"
+    ], [f.message for f in found]
+    assert "`src/components/Shared/img/gone.png`" in found[0].message
+
+
+def test_the_site_alias_is_a_path_off_a_docusaurus_site(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "docs/img/gate.png": b"\x89PNG",
+        "docs/tour.md": "# Tour\n\n![gate](@site/docs/img/gate.png)\n",
+    }
+    assert len(run_rule(make_corpus(files), "broken-link")) == 1
+
+
+def test_an_implementation_guides_pages_link_its_flat_output(make_corpus: MakeCorpus) -> None:
+    # IG Publisher writes pages, `input/images/*` and each resource (as `Type-id.json`) side by
+    # side at the output's root: a page's relative link names them there.
+    assert run_rule(make_corpus(IG), "broken-link") == []
+
+
+def test_an_implementation_guides_missing_output_is_reported_with_a_flat_guess(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        **IG,
+        "input/pages/keys.md": "# Keys\n\n![logo](Logo2.png) and [b](Bundle-two.json).\n",
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    messages = sorted(f.message for f in found)
+    assert len(found) == 2, messages
+    # The guess is a name the published guide has (`Logo1.png`), never `../images/...`,
+    # which leads nowhere once the guide is flat.
+    assert all("../" not in m for m in messages), messages
+    assert any("did you mean `Logo1.png`" in m for m in messages), messages
+
+
+def test_a_folder_without_ig_configuration_keeps_its_paths(make_corpus: MakeCorpus) -> None:
+    files = {k: v for k, v in IG.items() if k != "ig.ini"}
+    found = run_rule(make_corpus(files), "broken-link")
+    assert len(found) == 3, [f.message for f in found]  # `brands.html` is `brands.md` (#4)
+
+
+def test_a_shorthand_guides_resource_pages_are_not_judged(make_corpus: MakeCorpus) -> None:
+    # SUSHI makes the resources of `input/fsh/` at build: their pages are not in the repository.
+    files: dict[str, str | bytes] = {
+        **{k: v for k, v in IG.items() if k != "ig.ini"},
+        "sushi-config.yaml": "id: gates\n",
+        "input/fsh/gates.fsh": "Profile: Gate\nId: gate\n",
+        "input/pages/keys.md": "# Keys\n\n[gate](StructureDefinition-gate.html), [x](gone.html)\n",
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    assert [f.message.split("`")[1] for f in found] == ["gone.html"], [f.message for f in found]
+
+
+def test_a_proposals_preamble_leaves_the_page_to_github(make_corpus: MakeCorpus) -> None:
+    # GitHub renders the proposal (no site here) and forgives the fragment's case.
+    files: dict[str, str | bytes] = {"FIPS/fip-0099.md": PREAMBLE}
+    assert run_rule(make_corpus(files), "broken-link") == []
+
+
+def test_a_sites_front_matter_still_makes_case_an_info(make_corpus: MakeCorpus) -> None:
+    page = PREAMBLE.replace('fip: "0099"\n', "layout: page\n")
+    files: dict[str, str | bytes] = {"FIPS/fip-0099.md": page}
+    found = run_rule(make_corpus(files), "broken-link")
+    assert [f.severity.name for f in found] == ["INFO"]
+
+
+# broken-link on layouts of the third ecosystem reading (issue 26): a link checker's fixture
+# pages, MyST cross-references in a Sphinx project, meeting records, and W3C publication
+# snapshots (``publication/ver10/``).
+
+
+def linked(root: Path) -> list[str]:
+    """The paths of the broken-link findings of a whole run (discovery, folding and all)."""
+    run = cli("check", str(root), "--no-cache", "--format", "json")
+    findings = json.loads(run.stdout)["findings"]
+    return sorted(f["location"]["path"] for f in findings if f["rule"] == "broken-link")
+
+
+def test_a_link_checkers_fake_pages_are_fixtures(make_corpus: MakeCorpus) -> None:
+    """Pages broken on purpose to exercise a tool are test data: listed, not checked."""
+    page = "# Check me\n\nSee [missing](#no-such-heading) and [gone](gone.md).\n"
+    root = make_corpus(
+        {"tools/fake-docs/links.md": page, "tools/mocks/page.md": page, "docs/guide.md": page}
+    )
+    assert linked(root) == ["docs/guide.md", "docs/guide.md"]
+    listing = cli("files", str(root)).stdout
+    assert "tools/fake-docs/links.md" in listing and "fixture" in listing
+
+
+def test_myst_fragments_in_a_sphinx_project_are_cross_references(
+    make_corpus: MakeCorpus,
+) -> None:
+    """In a Sphinx project, MyST reads `#pkg.module.Class` as a cross-reference to any target
+    of the project (autodoc's objects), not a heading of the page: not judged. The same page
+    outside a Sphinx project is judged."""
+    page = "# Quickstart\n\nThe schema is a [Namespace](#pkg.types.Namespace) object.\n"
+    root = make_corpus(
+        {
+            "tools/docs/conf.py": "extensions = ['myst_nb', 'sphinx.ext.autosummary']\n",
+            "tools/docs/quickstart.md": page,
+            "guide/quickstart.md": page,
+        }
+    )
+    found = findings_of(root)
+    assert [f.location.path for f in found] == ["guide/quickstart.md"]
+    # conf.py is only read for its place: a link to a missing file is still reported there.
+    (root / "tools/docs/quickstart.md").write_text(page + "\nSee [setup](setup.md).\n")
+    assert [f.location.path for f in findings_of(root)] == [
+        "guide/quickstart.md",
+        "tools/docs/quickstart.md",
+    ]
+
+
+def test_meeting_minutes_are_records_not_judged(make_corpus: MakeCorpus) -> None:
+    """Minutes quote the specification as it stood that day, its section links included."""
+    quote = "# Meeting 89\n\nWe read the passage on [location objects](#location-object).\n"
+    root = make_corpus(
+        {
+            "meeting_minutes/240711_TC_89.md": quote,
+            "meetings/2024/notes.md": quote,
+            "spec/notes.md": quote,
+        }
+    )
+    assert [f.location.path for f in findings_of(root)] == ["spec/notes.md"]
+
+
+def test_a_w3c_publication_snapshot_is_a_release(make_corpus: MakeCorpus) -> None:
+    """`publication/ver10/` is the published 1.0, frozen once `ver11/` exists: a link only its
+    pages break is history readers do not follow; the live snapshot's is reported."""
+    page = "# Testing\n\nThe [template](inputs/template.html.t) renders the report.\n"
+    root = make_corpus(
+        {
+            "publication/ver10/rec/testing/README.md": page,
+            "publication/ver11/rec/testing/README.md": page.replace("template.html.t", "t.html.t"),
+            "publication/ver11/rec/testing/inputs/t.html.t": "<html></html>\n",
+        }
+    )
+    assert linked(root) == []
+    (root / "publication/ver11/rec/testing/inputs/t.html.t").unlink()
+    assert linked(root) == ["publication/ver11/rec/testing/README.md"]
+
+
+def test_an_unused_link_definition_is_not_a_link(make_corpus: MakeCorpus) -> None:
+    """CommonMark renders nothing for a `[label]: target` no link uses: nobody can follow it.
+    A used one is still judged, at the definition."""
+    page = (
+        "# Verify\n\n## Step two: check\n\nSee [the step][used].\n\n"
+        "[used]: #step-3\n[left-behind]: #check-expectations\n"
+    )
+    root = make_corpus({"spec/verify.md": page})
+    found = findings_of(root)
+    assert [(f.location.line, f.message.split(":")[0]) for f in found] == [(7, "`#step-3`")]
+
+
+def test_a_template_page_is_filled_in_by_its_build(make_corpus: MakeCorpus) -> None:
+    """`spec-template.md` gets sections generated from a schema appended at build time: its
+    fragments are not judged; a file link in it is."""
+    page = "# Spec\n\nSee the [reference object](#reference-object) and [x](missing.md).\n"
+    root = make_corpus(
+        {
+            "spec/1.4/spec-template.md": page,
+            "spec/1.4/spec.md": page.replace("missing.md", "gone.md"),
+        }
+    )
+    found = sorted((f.location.path, f.message.split(" ")[0]) for f in findings_of(root))
+    assert found == [
+        ("spec/1.4/spec-template.md", "`missing.md`"),
+        ("spec/1.4/spec.md", "`#reference-object`:"),
+        ("spec/1.4/spec.md", "`gone.md`"),
+    ]
+
+
+def test_an_archive_folder_is_history(make_corpus: MakeCorpus) -> None:
+    page = "# Old schemas\n\nThe tests are in [tests](../../tests/v3.0).\n"
+    root = make_corpus({"_archive_/schemas/v3.0/README.md": page, "schemas/v3.0/README.md": page})
+    assert [f.location.path for f in findings_of(root)] == ["schemas/v3.0/README.md"]
+
+
+def test_a_readme_listing_a_documents_pages_assembles_them(make_corpus: MakeCorpus) -> None:
+    """A folder whose README lists its pages in order by path is one document a build makes,
+    combined with another folder (the one holding the listed pages the folder lacks): links are
+    written from the top of either. Without the list, the same links are broken."""
+    readme = (
+        "# Submission\n\nThese pages are combined with `book/` into one PDF, in this order:\n\n"
+        "- front/cover\n- front/legal\n- scope\n- terms\n- annexes/history\n- licenses/open-1.0\n"
+    )
+    files: dict[str, str | bytes] = {
+        "submission/front/cover.md": "# Cover\n",
+        "submission/front/legal.md": "## Legal\n\nSee [the licence](./licenses/open-1.0.md).\n",
+        "submission/annexes/history.md": "## History\n\n![diagram](images/draft.png)\n",
+        "submission/images/draft.png": b"\x89PNG\r\n",
+        "book/scope.md": "# Scope\n",
+        "book/terms.md": "# Terms\n",
+        "book/licenses/open-1.0.md": "# Open licence 1.0\n",
+        # A link broken from every root is still reported.
+        "submission/front/more.md": "## More\n\nSee [gone](gone.md).\n",
+    }
+    root = make_corpus({**files, "submission/README.md": readme})
+    assert [f.message.split(" ")[0] for f in findings_of(root)] == ["`gone.md`"]
+    (root / "submission/README.md").write_text("# Submission\n\nThe pages of the PDF.\n")
+    assert sorted(f.location.path for f in findings_of(root)) == [
+        "submission/annexes/history.md",
+        "submission/front/legal.md",
+        "submission/front/more.md",
+    ]
