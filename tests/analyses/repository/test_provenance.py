@@ -6,6 +6,7 @@ them; the source wins what its copies would have won."""
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ import yaml
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED, UPSTREAM, VENDORED_KIND
+from speclint.analyses.schemas.fingerprints import Equivalence, all_shapes
 from speclint.analyses.schemas.namespaces import namespace
+from speclint.parsing.shell import expanded
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -32,8 +35,6 @@ def listing(root: Path) -> dict[str, str]:
     assert run.exit_code == 0, run.output
     return {line.split()[0]: line for line in run.output.splitlines() if line.strip()}
 
-
-# --- a committed bundle of split sources ------------------------------------------------------
 
 SPLIT = {
     "api/openapi.yaml": (
@@ -129,8 +130,6 @@ def test_a_bundle_is_recognised_by_content_not_by_name(make_corpus: MakeCorpus) 
     }
 
 
-# --- a byte-identical copy --------------------------------------------------------------------
-
 ORDER = json.dumps(
     {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -146,6 +145,8 @@ ORDER = json.dumps(
     },
     indent=2,
 )
+
+
 ORDERS_API = """\
 openapi: 3.1.0
 info:
@@ -174,6 +175,8 @@ components:
         total: {type: number}
         state: {type: string, enum: [open, paid]}
 """
+
+
 STATES = "# Orders\n\nThe `state` of an order is one of:\n\n- `open`\n- `paid`\n- `shipped`\n"
 
 
@@ -240,9 +243,6 @@ def test_small_identical_files_are_not_copies(make_corpus: MakeCorpus) -> None:
     small = '{"type": "string", "enum": ["a", "b"]}'
     root = make_corpus({"a/kind.json": small, "b/kind.json": small})
     assert Context.load(root).provenance == {}
-
-
-# --- an upstream project's copy ---------------------------------------------------------------
 
 
 def own_schema(name: str, host: str) -> str:
@@ -333,8 +333,6 @@ def test_a_namespace_is_the_base_uri_the_dialect_declares(make_corpus: MakeCorpu
     assert namespace(documents["b/new.json"]) != "https://x.example/v1"
 
 
-# --- an API client generator's output ---------------------------------------------------------
-
 GENERATOR_PAGE = """\
 # Pet
 
@@ -386,8 +384,6 @@ def test_the_files_openapi_generator_lists_are_generated(make_corpus: MakeCorpus
     assert broken == {"sdk/docs/Own.md", "escape.md"}
 
 
-# --- one document in two serialisations (issue 45, batch 1) --------------------------------------
-
 GHOSTLY = {**json.loads(ORDER), "required": ["id", "total", "ghost"]}  # `ghost` is declared nowhere
 
 
@@ -431,8 +427,6 @@ def test_a_json_that_says_something_else_is_its_own_document(make_corpus: MakeCo
     assert Context.load(root).provenance == {}
     assert "duplicate-id" in {f["rule"] for f in findings(root)}
 
-
-# --- a vendor's document the repository's own commands download ---------------------------------
 
 VENDOR_API = json.dumps(
     {
@@ -540,8 +534,6 @@ def test_a_file_a_build_command_writes_is_generated(make_corpus: MakeCorpus) -> 
     assert "schemas/b.json" not in found  # an input, not an output
     assert "schemas/c.json" not in found  # rewritten in place: not generated
 
-
-# --- Arazzo workflows and Overlays: copied and rendered like the documents they are about --------
 
 WORKFLOW = {
     "arazzo": "1.0.1",
@@ -654,3 +646,181 @@ def test_an_overlay_and_its_json_rendering_are_one_document(make_corpus: MakeCor
     made = Context.load(root).provenance
     assert made["overlays/public.json"].kind == COPY
     assert made["overlays/public.json"].sources == ("overlays/public.yaml",)
+
+
+# Issue 45, ecosystem batch 4 at first read, provenance: a bundler's output named through a
+# script's variables is its source's bundle; two renderings of one deeply nested document compare
+# equal; two editions of one API are not drifted copies. Every fixture here is our own.
+
+
+def dedented(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+FLATTEN_SCRIPT = dedented(
+    """
+    #!/usr/bin/env bash
+    set -e
+    here=$(realpath "$0")
+    toolsDir=$(dirname "$here")
+    top=$(realpath "$toolsDir/..")
+    srcSpec=$(realpath "$top/src/garden.yml")
+    outSpec=$(realpath -m "$top/garden.yml")
+    echo swagger flatten "$srcSpec" -o "$outSpec" --format yaml
+    swagger flatten "$srcSpec" -o "$outSpec" --format yaml
+    """
+)
+
+
+GARDEN_SOURCE = dedented(
+    """
+    openapi: 3.0.3
+    info: {title: Garden, version: 1.0.0}
+    paths:
+      /beds:
+        $ref: paths/beds.yml
+      /tools:
+        get:
+          responses:
+            '200': {summary: the tools}
+    """
+)
+
+
+BEDS = dedented(
+    """
+    get:
+      responses:
+        '200':
+          description: the beds
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [rows]
+                properties:
+                  width: {type: number}
+    """
+)
+
+
+# The bundle as a bundler may write it: not equal to the source once dereferenced (a schema
+# hoisted and renamed, a tool's extension added), so only the command says it is a bundle.
+GARDEN_FLAT = dedented(
+    """
+    openapi: 3.0.3
+    info: {title: Garden, version: 1.0.0}
+    paths:
+      /beds:
+        get:
+          responses:
+            '200':
+              description: the beds
+              content:
+                application/json:
+                  schema: {$ref: '#/components/schemas/getBedsOKBody'}
+      /tools:
+        get:
+          responses:
+            '200': {summary: the tools}
+    components:
+      schemas:
+        getBedsOKBody:
+          type: object
+          required: [rows]
+          properties:
+            width: {type: number, x-go-type: float64}
+    """
+)
+
+
+def _nested(levels: int, bottom: str = "Leaf") -> dict[str, Any]:
+    node: dict[str, Any] = {"$ref": f"#/components/schemas/{bottom}"}
+    for level in range(levels):
+        node = {"type": "object", "properties": {f"level{level}": node}}
+    return node
+
+
+def _deep_api(title: str, path: str) -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": title, "version": "1"},
+        "paths": {path: {"get": {"responses": {"200": {"description": "ok"}}}}},
+        "components": {
+            "schemas": {
+                "Deep": _nested(28),
+                "Leaf": {"type": "object", "required": ["id"], "properties": {"id": {}}},
+            }
+        },
+    }
+
+
+def test_a_scripts_path_variables_are_written_out() -> None:
+    lines = expanded("tools/build.sh", FLATTEN_SCRIPT.splitlines())
+    assert lines[-1] == 'swagger flatten "../src/garden.yml" -o "../garden.yml" --format yaml'
+    assert len(lines) == len(FLATTEN_SCRIPT.splitlines())  # line numbers kept
+
+
+def test_other_roots_of_a_script_are_read_too() -> None:
+    script = [
+        'root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"',
+        "out=build/api.yaml",
+        'redocly bundle "$root/spec/api.yaml" -o "$out"',
+    ]
+    assert (
+        expanded("scripts/b.sh", script)[-1]
+        == 'redocly bundle "../spec/api.yaml" -o "build/api.yaml"'
+    )
+
+
+def test_what_cannot_be_resolved_stays_a_variable() -> None:
+    script = [
+        "out=$(mktemp)",  # a command's output
+        'far="$(dirname "$0")/../../.."',  # out of the root
+        'late="$UNSET/api.yaml"',  # an unknown variable
+        "CI=true make all",  # a command's own environment, not an assignment
+        "bundle -o $out $far $late $CI",
+    ]
+    assert expanded("a/b.sh", script)[-1] == "bundle -o $out $far $late $CI"
+
+
+def test_a_generators_output_is_no_bundle(make_corpus: MakeCorpus) -> None:
+    # `swagger generate` writes code from the document, not another document: no bundle.
+    script = (
+        'spec="$(dirname "$0")/garden.yml"\nswagger generate spec -i src/garden.yml -o "$spec"\n'
+    )
+    root = make_corpus(
+        {"build.sh": script, "src/garden.yml": GARDEN_SOURCE, "src/paths/beds.yml": BEDS}
+        | {"garden.yml": GARDEN_FLAT}
+    )
+    made = Context.load(root).provenance["garden.yml"]
+    assert made.kind != BUNDLE
+
+
+def test_identical_deep_definitions_are_the_same_shape(make_corpus: MakeCorpus) -> None:
+    # Two documents of one API define `Deep` alike, 28 levels down to a `$ref` each to its own
+    # `Leaf`: the same definition however deep (the labels of the two `$ref`s carry each one's
+    # path, so the comparison walks down to them).
+    root = make_corpus(
+        {
+            "api/orders.json": json.dumps(_deep_api("Shop", "/orders"), indent=1),
+            "api/stock.json": json.dumps(_deep_api("Shop", "/stock"), indent=1),
+        }
+    )
+    shapes = all_shapes(Context.load(root))
+    deep = [s for s in shapes if s.label.endswith("#/components/schemas/Deep")]
+    assert len(deep) == 2
+    assert Equivalence.of(shapes).shapes(*deep)
+    # ... and two that differ at the bottom (a `$ref` to another definition) are not.
+    different = _deep_api("Shop", "/orders")
+    different["components"]["schemas"]["Deep"] = _nested(28, "Other")
+    different["components"]["schemas"]["Other"] = {"type": "string"}
+    root = make_corpus(
+        {
+            "api/orders.json": json.dumps(different, indent=1),
+            "api/stock.json": json.dumps(_deep_api("Shop", "/stock"), indent=1),
+        }
+    )
+    shapes = all_shapes(Context.load(root))
+    deep = [s for s in shapes if s.label.endswith("#/components/schemas/Deep")]
+    assert not Equivalence.of(shapes).shapes(*deep)

@@ -13,11 +13,12 @@ from test_index_drift import run
 
 from conftest import schema
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.parsing.prose import github_anchor
 from speclint.rules.broken_link import github_slug
 from speclint.run.catalog import all_rules
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -506,11 +507,6 @@ def test_a_link_in_an_mdx_comment_is_not_judged(make_corpus: MakeCorpus) -> None
     assert targets == ["gone-3.md", "gone-5.md"], targets
 
 
-# `index-drift` (issue 26, session 3): a curated list is not an index, a page that walks
-# through files one per heading is not one either, and an entry whose link CommonMark drops (a
-# raw space in its target) is reported as what it is, not as a file the list leaves out.
-
-
 TERMS = (
     "Age",
     "Allele",
@@ -556,3 +552,119 @@ def test_an_entry_whose_link_target_has_a_raw_space(make_corpus: MakeCorpus) -> 
         (root / "docs/terms.md").write_text(page(fixed))
         assert run(root) == [], fixed
         assert broken_links(root) == [], fixed
+
+
+# Released snapshots kept beside the maintained text (issue 45, batch 6), each on a fixture of ours.
+#
+# A folder named for a release that copies its parent's files (``examples/2026-04-17/`` beside
+# ``examples/``, ``documents/v1.1-document-set/`` beside ``documents/``, Docusaurus's
+# ``versioned_docs/version-X/`` beside ``docs/``) is frozen: a defect it shares with the maintained
+# copy is one finding there, with the snapshot a related location; one only the snapshot has is
+# history (``released-versions``, ``speclint.run.history``).
+
+
+def found(root: Path, *rules: str) -> list[Finding]:
+    return lint(root, Options(cache=False, rules=rules)).findings
+
+
+PAGE = """\
+# Guide
+
+## Setup
+
+See [the steps](#steps){extra}.
+
+## Usage
+
+Read [the reference](reference.md).
+"""
+
+
+GUIDE = PAGE.format(extra="").replace("reference.md", "manual.md")
+
+
+def test_docusaurus_versioned_docs_are_frozen_copies_of_docs(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "website/versions.json": '["1.2.0"]\n',
+            "website/docs/guide.md": PAGE.format(extra=""),
+            "website/versioned_docs/version-1.2.0/guide.md": PAGE.format(
+                extra=", and [the old steps](#old-steps)"
+            ),
+        }
+    )
+    findings = found(root, "broken-link")
+    # `#steps` and `reference.md` are dead in both: one finding each, at `docs/`, the frozen
+    # copy related (its message names its own folder's `reference.md`: the same defect).
+    assert sorted(f.location.path for f in findings) == ["website/docs/guide.md"] * 2
+    for finding in findings:
+        assert [r.path for r in finding.related if r.note and "frozen" in r.note] == [
+            "website/versioned_docs/version-1.2.0/guide.md"
+        ]
+    # `#old-steps` is dead only in the released page: history, not reported.
+    assert not any("old-steps" in f.message for f in findings)
+
+
+def test_a_document_set_folder_is_a_snapshot_of_its_parent_in_another_spelling(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            # The maintained text, named with underscores; the sets' copies with spaces.
+            "api/documents/Spec_v1.1.md": PAGE.format(extra=""),
+            "api/documents/v1.1-document-set/Spec v1.1.md": PAGE.format(
+                extra=", and [table 6](#table-6)"
+            ),
+            "api/documents/v1.0-document-set/Spec v1.0.md": PAGE.format(extra=""),
+            # A patch release kept in the set, and maintained beside it.
+            "api/documents/Guide_v1.1.1.md": GUIDE,
+            "api/documents/v1.1-document-set/Guide_v1.1.1.md": GUIDE,
+        }
+    )
+    findings = found(root, "broken-link")
+    assert sorted(f.location.path for f in findings) == [
+        "api/documents/Guide_v1.1.1.md",
+        "api/documents/Guide_v1.1.1.md",
+        "api/documents/Spec_v1.1.md",
+        "api/documents/Spec_v1.1.md",
+    ]
+    [steps] = [f for f in findings if "#steps" in f.message and "Spec" in f.location.path]
+    assert {r.path for r in steps.related if r.note and "frozen" in r.note} == {
+        "api/documents/v1.1-document-set/Spec v1.1.md",
+        "api/documents/v1.0-document-set/Spec v1.0.md",
+    }
+
+
+def test_a_version_folders_own_page_is_no_snapshot_of_its_parents(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `schemas/README.md` lists the versions; `schemas/1.0.0/README.md` describes 1.0.0: two
+    # pages with the same name, not a copy (a dead link in each is each one's own).
+    root = make_corpus(
+        {
+            "schemas/README.md": "# Schemas\n\nEvery version: see [the list](#versions).\n",
+            "schemas/1.0.0/README.md": "# Release 1.0.0\n\nFirst release; [notes](#versions).\n",
+            "schemas/2.0.0/README.md": "# Release 2.0.0\n\nSecond release; [notes](#versions).\n",
+        }
+    )
+    paths = sorted(f.location.path for f in found(root, "broken-link"))
+    assert "schemas/README.md" in paths
+    assert "schemas/2.0.0/README.md" in paths
+
+
+def test_the_newest_release_beside_a_snapshot_is_not_frozen_by_the_parent(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `next/1.1/` is a copy of `next/` (the same text); `next/2.0/` is the release being
+    # written, no copy of anything: a dead link only it has is its own, at warning.
+    page = "# Next\n\nThe next release is being written; see the drafts below.\n"
+    root = make_corpus(
+        {
+            "next/README.md": page,
+            "next/1.1/README.md": page,
+            "next/2.0/README.md": "# 2.0\n\nNew features: [voxels](#voxels).\n",
+        }
+    )
+    [finding] = found(root, "broken-link")
+    assert finding.location.path == "next/2.0/README.md"
+    assert finding.severity is Severity.WARNING

@@ -12,13 +12,16 @@ from typing import Any
 import pytest
 
 from conftest import run_rule, schema
+from conftest import run_rule as run
 from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.prose.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
 from speclint.rules import enum_drift
 from speclint.run.catalog import all_rules
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -32,9 +35,6 @@ SNAPSHOT = schema(
     type="object",
     properties={"runId": {"type": "string"}, "status": {"enum": ["queued", "running", "done"]}},
 )
-
-
-# --- extraction -----------------------------------------------------------------------------------
 
 
 def test_every_prose_form_yields_its_values_with_field_and_line() -> None:
@@ -105,9 +105,6 @@ def test_counted_claims_read_number_words_digits_and_qualifiers() -> None:
         (5, "mode", None, ("stream",)),
         (3, "kind", None, ("interrupt",)),
     ]
-
-
-# --- enum-drift -----------------------------------------------------------------------------------
 
 
 def test_value_missing_from_the_schema_is_reported_at_the_enum_with_every_prose_place(
@@ -251,9 +248,6 @@ def test_an_api_projection_listing_more_values_than_the_schema(make_corpus: Make
     assert finding.related[0].path == "api/openapi.yaml" and finding.related[0].line == 15
 
 
-# --- one disagreement, many places (issue 44 item 7) ---------------------------------------------
-
-
 def pages_and_schemas(pages: int, schemas: int) -> dict[str, str]:
     """``pages`` pages that each list `a` as `x` | `y` | `q`, and ``schemas`` schemas whose `a`
     is `x`, `y`, `z`: every page binds to every schema by the field's name."""
@@ -380,9 +374,6 @@ def test_alike_enums_of_two_version_lines_stay_apart(make_corpus: MakeCorpus) ->
     ]
 
 
-# --- count-drift ----------------------------------------------------------------------------------
-
-
 def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: MakeCorpus) -> None:
     text = page(
         """
@@ -411,8 +402,6 @@ def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: Make
     fixed = text.replace("three interrupt", "four interrupt").replace("two `mode`", "three `mode`")
     assert run_rule(make_corpus({"spec/interrupt.md": fixed}), "count-drift") == []
 
-
-# --- undocumented-field ---------------------------------------------------------------------------
 
 CAPABILITIES = schema(
     title="Capabilities",
@@ -465,9 +454,6 @@ def test_undocumented_field_validates_a_minimal_instance(
         assert row[finding.location.column - 1 :].startswith(f"`{span}`")
         assert finding.related[0].path == "schemas/capabilities.schema.json"
         assert finding.related[0].pointer.endswith("additionalProperties")
-
-
-# --- the real OpenWOP snapshot --------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -672,8 +658,6 @@ def test_a_waiver_above_a_list_or_table_keeps_the_sentence_that_introduces_it(
         assert found.context.startswith("The `status` field is one of:")
 
 
-# --- pairs on too little evidence (issue 45, item 7) ---------------------------------------------
-
 ERROR_API = textwrap.dedent(
     """\
     openapi: 3.1.0
@@ -867,3 +851,263 @@ def test_a_named_definition_of_an_api_that_refers_to_the_schema_is_compared(
 ) -> None:
     [finding] = run_rule(make_corpus(line_error(api_refers=True)), "enum-drift")
     assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message
+
+
+# copy-drift and enum-drift on classes of ecosystem batch 6 (issue 45, item 7).
+#
+# 1. copy-drift pairs on evidence: a one-branch ``allOf`` around a ``$ref`` is that ``$ref``; a
+#    definition named in a schema file of its own is paired with that file, not with another of
+#    its ``title``; an unnamed message body is not a copy of another message that shares only its
+#    envelope's member names; a definition composed from another file's parts (a request profile)
+#    is a variant, not a drifted copy; the first line names the file the definition differs from.
+# 2. enum-drift binds prose on evidence: a section or page that names its schema file binds to
+#    that file alone; a page in a proposals folder binds only explicitly; a list headed as a
+#    subset ("Order-relevant ... values") is not the field's whole vocabulary; an operation's own
+#    response is no vocabulary another API's response is a projection of.
+#
+# Each fixture is written here, in our own words.
+
+
+def _yaml(data: Any) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _enum_schema(**fields: list[str]) -> str:
+    return schema(
+        type="object",
+        properties={name: {"type": "string", "enum": values} for name, values in fields.items()},
+    )
+
+
+_PROPOSAL = """\
+# RFC: Session states
+
+**Status:** Draft
+**Version:** 2026-01-01
+
+## Retrieve
+
+- `state` - `open` | `closed` | `expired`
+"""
+
+
+def _error_body(codes: list[str], base: str) -> dict[str, Any]:
+    return {
+        "allOf": [
+            {"$ref": base},
+            {
+                "type": "object",
+                "properties": {
+                    "status": {"type": "integer", "enum": [400]},
+                    "code": {"type": "string", "enum": codes},
+                },
+            },
+        ]
+    }
+
+
+def test_a_section_that_names_its_schema_file_binds_to_that_file(make_corpus: MakeCorpus) -> None:
+    page = textwrap.dedent(
+        """\
+        # Metadata
+
+        ## Property
+
+        *Defined in [slot.property.schema.json](../schemas/slot.property.schema.json).*
+
+        Allowed values for `kind`:
+
+        - `SCALAR`
+        - `VEC2`
+        - `MAT2`
+        - `TEXT`
+        """
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/slot.property.schema.json": _enum_schema(kind=["SCALAR", "VEC2", "MAT2", "TEXT"]),
+        # Another extension's `kind`, of some of the same values.
+        "schemas/buffer.schema.json": _enum_schema(kind=["SCALAR", "VEC2"]),
+        "docs/README.md": page,
+    }
+    # Before: bound by the name `kind` to the buffer's enum, which "lacks" MAT2 and TEXT.
+    assert run(make_corpus(files), "enum-drift") == []
+    # Without the file it names, the name binds as before.
+    files["docs/README.md"] = page.replace("*Defined in", "*See").replace(
+        "slot.property.schema.json", "the property schema"
+    )
+    assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+def test_a_page_in_a_proposals_folder_binds_only_explicitly(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/session.schema.json": _enum_schema(state=["open", "closed", "expired", "held"]),
+        "rfcs/rfc.sessions.md": _PROPOSAL,
+    }
+    # Before: its header is a few bold lines, no RFC table, so it bound by the field name.
+    assert run(make_corpus(files), "enum-drift") == []
+    # The same page among the documentation binds, and is reported.
+    root = make_corpus({"schemas/session.schema.json": files["schemas/session.schema.json"]})
+    (root / "docs").mkdir()
+    (root / "docs/sessions.md").write_text(_PROPOSAL, encoding="utf-8")
+    assert len(run(root, "enum-drift")) == 1
+
+
+def test_a_table_headed_as_a_selection_is_not_the_whole_vocabulary(
+    make_corpus: MakeCorpus,
+) -> None:
+    total = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["subtotal", "tax", "total", "fee", "tip"]},
+            "amount": {"type": "integer"},
+        },
+    }
+    table = textwrap.dedent(
+        """\
+        # Orders
+
+        **{lead} `Total.type` values:**
+
+        | Type | Meaning |
+        |------|---------|
+        | `subtotal` | the items |
+        | `tax` | the tax |
+        | `total` | what was charged |
+        """
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/checkout.schema.json": schema(**{"$defs": {"Total": total}}),
+        "docs/orders.md": table.replace("{lead}", "Order-relevant"),
+    }
+    # Before: read as the field's whole set, an error for `fee` and `tip`.
+    assert run(make_corpus(files), "enum-drift") == []
+    files["docs/orders.md"] = table.replace("{lead}", "The")
+    assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+def test_an_operation_s_own_response_is_no_vocabulary_for_another_s(
+    make_corpus: MakeCorpus,
+) -> None:
+    info = {
+        "type": "object",
+        "required": ["status", "code"],
+        "properties": {"status": {"type": "integer"}, "code": {"type": "string"}},
+    }
+    generic = _error_body(["INVALID_ARGUMENT", "OUT_OF_RANGE"], "#/components/schemas/ErrorInfo")
+    # The shared file every API copies: its generic 400, which each API's own 400 extends.
+    common = {
+        "info": {"title": "Common data types", "version": "wip"},
+        "components": {
+            "schemas": {"ErrorInfo": info},
+            "responses": {
+                "Generic400": {
+                    "description": "Bad request",
+                    "content": {"application/json": {"schema": generic}},
+                }
+            },
+        },
+    }
+    own = _error_body(
+        ["INVALID_ARGUMENT", "OUT_OF_RANGE", "SESSION.DURATION_OUT_OF_RANGE"],
+        "../common/common.yaml#/components/schemas/ErrorInfo",
+    )
+    api = {
+        "openapi": "3.0.3",
+        "info": {"title": "Sessions", "version": "1.0"},
+        "paths": {
+            "/sessions": {
+                "post": {"responses": {"400": {"$ref": "#/components/responses/Session400"}}}
+            }
+        },
+        "components": {
+            "responses": {
+                "Session400": {
+                    "description": "Bad request",
+                    "content": {"application/json": {"schema": own}},
+                }
+            }
+        },
+    }
+    files: dict[str, str | bytes] = {
+        "common/common.yaml": _yaml(common),
+        "api/sessions.yaml": _yaml(api),
+    }
+    # Before: the shared file's Generic400 told to add the API's own code.
+    assert run(make_corpus(files), "enum-drift") == []
+
+
+def test_a_drift_an_unreleased_copy_shares_is_not_only_in_released_copies(
+    make_corpus: MakeCorpus,
+) -> None:
+    states = _enum_schema(state=["queued", "running", "done"])
+    root = make_corpus(
+        {
+            "spec/1.0.0/job.schema.json": states,
+            "spec/unreleased/job.schema.json": states,
+            "docs/jobs.md": "# Jobs\n\nA job's `state` is one of `queued` | `running` | `paused` | `done`.\n",
+        }
+    )
+    [finding] = lint(root, Options(cache=False, rules=("enum-drift",))).findings
+    assert "spec/unreleased/job.schema.json" in {r.path for r in finding.related}
+    # Before: "[only released copies have this, and they do not change]", at info.
+    assert "only released copies" not in finding.message
+    assert finding.severity is not Severity.INFO
+
+
+def test_a_page_s_opening_names_its_schema_file_a_later_section_only_its_own(
+    make_corpus: MakeCorpus,
+) -> None:
+    def page(where: str) -> str:
+        opening = "This binding carries the `slot.property.schema.json` objects.\n\n"
+        later = "The buffer is described in `slot.property.schema.json`.\n\n"
+        return (
+            "# Binding\n\n## Overview\n\n"
+            + (opening if where == "opening" else "")
+            + "## Kinds\n\nA slot's `kind` is one of `SCALAR` | `VEC2` | `MAT2` | `TEXT`.\n\n"
+            + "## Buffers\n\n"
+            + (later if where == "later" else "")
+        )
+
+    files: dict[str, str | bytes] = {
+        "schemas/slot.property.schema.json": _enum_schema(kind=["SCALAR", "VEC2", "MAT2", "TEXT"]),
+        "schemas/buffer.schema.json": _enum_schema(kind=["SCALAR", "VEC2"]),
+        "docs/binding.md": page("opening"),
+    }
+    # Before: bound by the name `kind` to the buffer's enum too.
+    assert run(make_corpus(files), "enum-drift") == []
+    # A file another section names says nothing of this one's list.
+    files["docs/binding.md"] = page("later")
+    assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+def test_a_list_item_that_leads_with_its_schema_binds_to_that_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    def owner(*kinds: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"kind": {"type": "string", "enum": list(kinds)}, "id": {}},
+        }
+
+    page = (
+        "# Models\n\n"
+        "- **{owner}**: `kind` (`ship|pickup|courier`), `id` (what was chosen)\n"
+        "- **Parcel**: `id`, `weight`\n"
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/orders.json": schema(
+            **{
+                "$defs": {
+                    "Selection": owner("ship", "pickup", "courier"),
+                    "Delivery": owner("ship", "pickup"),
+                }
+            }
+        ),
+        "docs/models.md": page.replace("{owner}", "Selection"),
+    }
+    # Before: bound by the name `kind` to `Delivery`'s enum too, which "lacks" `courier`.
+    assert run(make_corpus(files), "enum-drift") == []
+    # Naming `Delivery`, the item is that schema's, and it does lack `courier`: an error now.
+    files["docs/models.md"] = page.replace("{owner}", "Delivery")
+    [finding] = run(make_corpus(files), "enum-drift")
+    assert "courier" in finding.message and finding.severity is Severity.ERROR

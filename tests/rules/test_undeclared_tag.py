@@ -1,10 +1,4 @@
-"""Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
-writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
-a program of the repository that writes files by a path template (run by hand: no command names
-it), a script argument's default output, a bundler command in a guide's fence, an API document
-in a folder only a build writes. Findings are not located in them, a defect their source has is
-reported once (at the source), and an API's inline schema is never called a copy of a file
-written from it. Every fixture here is our own."""
+"""Tests of undeclared tag."""
 
 from __future__ import annotations
 
@@ -21,7 +15,16 @@ from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.repository import downloads
 from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED
-from speclint.parsing.shell import expanded, make_expanded, variable_pattern
+from speclint.parsing.shell import expanded
+
+# Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
+# writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
+# a program of the repository that writes files by a path template (run by hand: no command names
+# it), a script argument's default output, a bundler command in a guide's fence, an API document
+# in a folder only a build writes. Findings are not located in them, a defect their source has is
+# reported once (at the source), and an API's inline schema is never called a copy of a file
+# written from it. Every fixture here is our own.
+
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -49,8 +52,6 @@ KENNEL = yaml(
 )
 
 
-# --- a Makefile's variables ---------------------------------------------------------------------
-
 MAKEFILE = yaml(
     """
     COMPOSE = docker-compose
@@ -68,26 +69,62 @@ MAKEFILE = yaml(
 )
 
 
-def test_a_makefiles_variables_are_written_out() -> None:
-    lines = make_expanded(MAKEFILE.splitlines())
-    assert len(lines) == len(MAKEFILE.splitlines())  # line numbers kept
-    assert (
-        "docker-compose run --rm redocly bundle computable/${API}-codegen.json "
-        "-o computable/${API}-codegen.yaml" in lines[7]
-    )
-    assert "for api in kennel cattery" not in lines[10]  # a list is no one path: unknown
-    assert "API=$api" in lines[10]  # make's `$$` is the shell's `$`
+DOG = {
+    "type": "object",
+    "required": ["name", "breed"],
+    "properties": {"name": {"type": "string"}, "breed": {"type": "string"}},
+}
 
 
-def test_a_name_holding_a_variable_stands_for_the_files_it_matches() -> None:
-    folder, name = variable_pattern("../computable/${API}-codegen.yaml") or ("", None)
-    assert folder == "../computable" and name is not None
-    assert name.match("kennel-codegen.yaml") and not name.match("kennel.yaml")
-    python = variable_pattern("../../static/schemas/{m['operationId']}_{method}.json")
-    assert python is not None and python[1].match("listDogs_get.json")
-    # A variable folder, or a file name without an extension of its own, says too little.
-    for vague in ("${OUT}/api.yaml", "docs/${PAGE}", "api.yaml", "build/*.json"):
-        assert variable_pattern(vague) is None, vague
+SPLIT_ROOT = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    paths:
+      /dogs:
+        $ref: ./paths/dogs.yaml
+    """
+)
+
+
+DOGS_PATH = yaml(
+    """
+    get:
+      tags: [Puppies]
+      responses:
+        '200': {description: the dogs}
+    """
+)
+
+
+GUIDE = yaml(
+    """
+    # Building the API
+
+    From the root of the repository:
+
+    ```
+    swagger-cli bundle api/components/index.yaml --outfile api/build/kennel.yaml --type yaml
+    ```
+    """
+)
+
+
+GENERATE_ALL = "#!/usr/bin/env bash\n./generate.sh api/kennel.json yaml ../site/source/swagger\n"
+
+
+GENERATE = yaml(
+    """
+    #!/usr/bin/env bash
+    INPUT="$1"
+    EXT="$2"
+    OUTPUT_DIR="$3"
+    java -jar $HOME/codegen.jar generate -i $INPUT -o /tmp/gen
+    NAME=`basename $INPUT .json`
+    OUTFILE="${NAME}.$EXT"
+    cp /tmp/gen/openapi.$EXT $OUTPUT_DIR/$OUTFILE
+    """
+)
 
 
 def test_a_makefile_loops_outputs_are_generated(make_corpus: MakeCorpus) -> None:
@@ -109,64 +146,6 @@ def test_a_makefile_loops_outputs_are_generated(make_corpus: MakeCorpus) -> None
     assert made["computable/cattery-codegen.yaml"].kind == GENERATED
     assert "computable/notes.yaml" not in made  # not what the pattern names
     assert [f for f in findings(root) if f["rule"] == "undeclared-tag"] == []
-
-
-# --- a program of the repository, run by hand -------------------------------------------------
-
-EXTRACT = yaml(
-    """
-    import json, yaml
-    spec = yaml.safe_load(open('../../kennel.yaml'))
-    for path, item in spec['paths'].items():
-        for method, op in item.items():
-            with open(f'''../../static/schemas/{op['operationId']}_{method}.json''', 'w') as out:
-                out.write(json.dumps(schema_of(op), indent=2))
-    """
-)
-DOG = {
-    "type": "object",
-    "required": ["name", "breed"],
-    "properties": {"name": {"type": "string"}, "breed": {"type": "string"}},
-}
-KENNEL_INLINE = yaml(
-    """
-    openapi: 3.0.3
-    info: {title: Kennel, version: 1.0.0}
-    paths:
-      /dogs:
-        get:
-          operationId: listDogs
-          responses:
-            '200':
-              description: the dogs
-              content:
-                application/json:
-                  schema:
-                    type: object
-                    required: [name, breed]
-                    properties:
-                      name: {type: string}
-                      breed: {type: string}
-    """
-)
-
-
-def test_a_programs_outputs_are_generated_and_never_an_apis_original(
-    make_corpus: MakeCorpus,
-) -> None:
-    files: dict[str, str | bytes] = {
-        "kennel.yaml": KENNEL_INLINE,
-        "static/schemas/listDogs_get.json": json.dumps(DOG, indent=2),
-    }
-    # No evidence: the API's inline schema is taken for a copy of the schema file.
-    assert run_rule(make_corpus(files), "inline-copy") != []
-    # The tool's folder has a committed `pyvenv.cfg` (its environment itself ignored by git).
-    tool = {"tools/extract/extract.py": EXTRACT, "tools/extract/pyvenv.cfg": "home = /usr\n"}
-    root = make_corpus({**files, **tool})
-    made = Context.load(root).provenance["static/schemas/listDogs_get.json"]
-    assert made.kind == GENERATED
-    assert "tools/extract/extract.py" in made.evidence and "operationId" in made.evidence
-    assert run_rule(root, "inline-copy") == []
 
 
 def test_a_program_that_reads_back_what_it_writes_is_a_formatter(make_corpus: MakeCorpus) -> None:
@@ -195,9 +174,6 @@ def test_a_committed_pyvenv_cfg_alone_beside_a_script_is_content(make_corpus: Ma
     assert "env/" in shown and "skipped" in shown["env/"]
 
 
-# --- a script argument's default ----------------------------------------------------------------
-
-
 def test_a_scripts_argument_default_is_the_file_it_writes(make_corpus: MakeCorpus) -> None:
     script = 'OUTPUT="${3:-kennel-filtered.yaml}"\npython3 filter.py -i x -o "$OUTPUT"\n'
     assert expanded("tools/filter.sh", script.splitlines())[-1] == (
@@ -205,38 +181,6 @@ def test_a_scripts_argument_default_is_the_file_it_writes(make_corpus: MakeCorpu
     )
     root = make_corpus({"tools/filter.sh": script, "tools/kennel-filtered.yaml": KENNEL})
     assert Context.load(root).provenance["tools/kennel-filtered.yaml"].kind == GENERATED
-
-
-# --- a guide's bundler command, a build's output folder -------------------------------------------
-
-SPLIT_ROOT = yaml(
-    """
-    openapi: 3.0.3
-    info: {title: Kennel, version: 1.0.0}
-    paths:
-      /dogs:
-        $ref: ./paths/dogs.yaml
-    """
-)
-DOGS_PATH = yaml(
-    """
-    get:
-      tags: [Puppies]
-      responses:
-        '200': {description: the dogs}
-    """
-)
-GUIDE = yaml(
-    """
-    # Building the API
-
-    From the root of the repository:
-
-    ```
-    swagger-cli bundle api/components/index.yaml --outfile api/build/kennel.yaml --type yaml
-    ```
-    """
-)
 
 
 def test_a_guides_bundler_command_makes_a_bundle(make_corpus: MakeCorpus) -> None:
@@ -265,93 +209,6 @@ def test_an_api_in_a_builds_output_folder_is_generated(make_corpus: MakeCorpus) 
     }
 
 
-# --- one defect, one finding ----------------------------------------------------------------------
-
-BAD_PATH_SOURCE = yaml(
-    """
-    openapi: 3.0.3
-    info: {title: Kennel, version: 1.0.0}
-    paths:
-      /dogs/{dogId}:
-        $ref: ./paths/dog.yaml
-    """
-)
-BAD_PATH = yaml(
-    """
-    get:
-      responses:
-        '200': {description: the dog}
-    """
-)
-BAD_PATH_BUNDLED = yaml(
-    """
-    openapi: 3.0.3
-    info: {title: Kennel, version: 1.0.0}
-    x-rendered-for: codegen
-    paths:
-      /dogs/{dogId}:
-        get:
-          responses:
-            '200': {description: the dog}
-    """
-)
-
-
-def test_a_generated_files_defect_its_source_has_is_reported_once(
-    make_corpus: MakeCorpus,
-) -> None:
-    files: dict[str, str | bytes] = {
-        "specs/kennel.yaml": BAD_PATH_SOURCE,
-        "specs/paths/dog.yaml": BAD_PATH,
-        "dist/kennel-codegen.yaml": BAD_PATH_BUNDLED,
-    }
-    invalid = [f for f in findings(make_corpus(files)) if f["rule"] == "openapi-invalid"]
-    # The path parameter no operation declares is reported at the source, and once only.
-    assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
-
-
-# --- a table-schema style source is a schema ----------------------------------------------------
-
-PHONE = {
-    "name": "phone",
-    "path": "phones.csv",
-    "datapackage_metadata": {"format": "csv"},
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "extension": {"type": "number", "example": "100"},
-    },
-}
-
-
-def test_a_table_schema_style_source_is_a_schema_and_its_defect_reported_once(
-    make_corpus: MakeCorpus,
-) -> None:
-    # The source has keys of its own beside `type` and `properties`; a build compiles it (and
-    # another table that references it) into `compiled/`.
-    package = {
-        "type": "object",
-        "properties": {"phones": {"type": "array", "items": PHONE}, "id": {"type": "string"}},
-    }
-    root = make_corpus(
-        {
-            "schema/phone.json": json.dumps(PHONE, indent=2),
-            "schema/compiled/phone.json": json.dumps(PHONE, indent=1),
-            "schema/compiled/package.json": json.dumps(package, indent=2),
-        }
-    )
-    assert "`type: object`" in listing(root)["schema/phone.json"]
-    invalid = [f for f in findings(root) if f["rule"] == "example-invalid"]
-    assert [f["location"]["path"] for f in invalid] == ["schema/phone.json"]
-
-
-def test_a_data_file_with_a_type_and_properties_of_values_stays_data(
-    make_corpus: MakeCorpus,
-) -> None:
-    record = {"name": "x", "type": "object", "properties": {"colour": "red", "size": 3}}
-    assert "data" in listing(make_corpus({"records/x.json": json.dumps(record)}))["records/x.json"]
-
-
 def test_a_repository_that_publishes_only_its_builds_output_is_judged_there(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -359,23 +216,6 @@ def test_a_repository_that_publishes_only_its_builds_output_is_judged_there(
     root = make_corpus({"dist/kennel.yaml": KENNEL})
     assert "dist/kennel.yaml" not in Context.load(root).provenance
     assert run_rule(root, "undeclared-tag") != []
-
-
-# --- a script called with arguments; a site build's copy of a generated file ---------------------
-
-GENERATE_ALL = "#!/usr/bin/env bash\n./generate.sh api/kennel.json yaml ../site/source/swagger\n"
-GENERATE = yaml(
-    """
-    #!/usr/bin/env bash
-    INPUT="$1"
-    EXT="$2"
-    OUTPUT_DIR="$3"
-    java -jar $HOME/codegen.jar generate -i $INPUT -o /tmp/gen
-    NAME=`basename $INPUT .json`
-    OUTFILE="${NAME}.$EXT"
-    cp /tmp/gen/openapi.$EXT $OUTPUT_DIR/$OUTFILE
-    """
-)
 
 
 def test_a_scripts_arguments_name_the_file_it_copies_into_place(make_corpus: MakeCorpus) -> None:
@@ -430,14 +270,6 @@ def test_a_copy_of_a_download_is_not_generated(make_corpus: MakeCorpus) -> None:
     )
     root = make_corpus({".github/workflows/sync.yml": workflow, "kennel.yaml": KENNEL})
     assert "kennel.yaml" not in Context.load(root).provenance
-
-
-def test_an_object_schema_with_an_unknown_dollar_key_is_not_guessed(
-    make_corpus: MakeCorpus,
-) -> None:
-    # `"$schema "` (a trailing space) names no dialect speclint knows: not read as a schema.
-    odd = {"$schema ": "http://json-schema.org/draft-07/schema#", **PHONE}
-    assert "data" in listing(make_corpus({"x/phone.json": json.dumps(odd)}))["x/phone.json"]
 
 
 def test_the_build_commands_lines_are_read_once_a_run_for_every_reader(
