@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
+import json
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from test_provenance import findings
 
 from conftest import run_cli, run_rule
+from speclint.analyses import units
+from speclint.analyses.api import inlining, openapi_validation
 from speclint.analyses.context import Context
+from speclint.analyses.prose import enumerations
 from speclint.analyses.repository.provenance import BUNDLE
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.templates import template_data
+from speclint.rules import openapi_invalid
+from speclint.run import catalog, runner
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -75,16 +87,11 @@ def test_a_dollar_brace_segment_of_the_document_is_a_variable(make_corpus: MakeC
     assert output.count("-> `GET /models/${MODEL}/ready` of openapi.yaml") == 2
 
 
-# Issue 45, ecosystem batch 4 at first read, provenance: a bundler's output named through a
-# script's variables is its source's bundle; two renderings of one deeply nested document compare
-# equal; two editions of one API are not drifted copies. Every fixture here is our own.
-
-
-def yaml(text: str) -> str:
+def yaml_text(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
-FLATTEN_SCRIPT = yaml(
+FLATTEN_SCRIPT = yaml_text(
     """
     #!/usr/bin/env bash
     set -e
@@ -104,7 +111,7 @@ BUNDLE_SCRIPT = FLATTEN_SCRIPT.replace("swagger flatten", "redocly bundle").repl
 )
 
 
-GARDEN_SOURCE = yaml(
+GARDEN_SOURCE = yaml_text(
     """
     openapi: 3.0.3
     info: {title: Garden, version: 1.0.0}
@@ -119,7 +126,7 @@ GARDEN_SOURCE = yaml(
 )
 
 
-BEDS = yaml(
+BEDS = yaml_text(
     """
     get:
       responses:
@@ -138,7 +145,7 @@ BEDS = yaml(
 
 # The bundle as a bundler may write it: not equal to the source once dereferenced (a schema
 # hoisted and renamed, a tool's extension added), so only the command says it is a bundle.
-GARDEN_FLAT = yaml(
+GARDEN_FLAT = yaml_text(
     """
     openapi: 3.0.3
     info: {title: Garden, version: 1.0.0}
@@ -187,16 +194,7 @@ def test_a_bundlers_output_named_by_variables_is_its_sources_bundle(
     assert {f["location"]["path"] for f in invalid} == {"src/garden.yml"}
 
 
-# Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
-# writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
-# a program of the repository that writes files by a path template (run by hand: no command names
-# it), a script argument's default output, a bundler command in a guide's fence, an API document
-# in a folder only a build writes. Findings are not located in them, a defect their source has is
-# reported once (at the source), and an API's inline schema is never called a copy of a file
-# written from it. Every fixture here is our own.
-
-
-BAD_PATH_SOURCE = yaml(
+BAD_PATH_SOURCE = yaml_text(
     """
     openapi: 3.0.3
     info: {title: Kennel, version: 1.0.0}
@@ -207,7 +205,7 @@ BAD_PATH_SOURCE = yaml(
 )
 
 
-BAD_PATH = yaml(
+BAD_PATH = yaml_text(
     """
     get:
       responses:
@@ -216,7 +214,7 @@ BAD_PATH = yaml(
 )
 
 
-BAD_PATH_BUNDLED = yaml(
+BAD_PATH_BUNDLED = yaml_text(
     """
     openapi: 3.0.3
     info: {title: Kennel, version: 1.0.0}
@@ -241,3 +239,659 @@ def test_a_generated_files_defect_its_source_has_is_reported_once(
     invalid = [f for f in findings(make_corpus(files)) if f["rule"] == "openapi-invalid"]
     # The path parameter no operation declares is reported at the source, and once only.
     assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
+
+
+# Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours.
+
+
+def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_reads(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`components: {schemas: {$ref: ./schemas/_index.yaml}}`: redocly bundle replaces the map
+    as it replaces `paths: {$ref: …}`; read as written its `$ref` member was a schema named `$ref`
+    whose value (a string) is no schema. Inlined, the map's own defects are still reported, in
+    the file they are written in."""
+    api = (
+        "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+        "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "components:\n  schemas:\n    $ref: ./schemas/_index.yaml\n"
+    )
+    index = "Thing:\n  $ref: ./Thing.yaml\nOther:\n  type: object\n  required: 5\n"
+    root = make_corpus(
+        {
+            "api/openapi.yaml": api,
+            "api/schemas/_index.yaml": index,
+            "api/schemas/Thing.yaml": "type: object\nproperties:\n  id: {type: string}\n",
+        }
+    )
+    found = run_rule(root, "openapi-invalid")
+    assert not [f for f in found if f.location.pointer == "/components/schemas/$ref"], found
+    [defect] = found
+    assert defect.location.path == "api/schemas/_index.yaml"
+    assert defect.location.line == 5
+
+
+# Classes found at the first read of ecosystem batch 5 (issue 45), each on a fixture of ours.
+
+
+API_SOURCES = (
+    "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+    "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+)
+
+
+def _report(root: Path) -> tuple[int, list[dict[str, object]]]:
+    result = run_cli("check", str(root), "--preview", "--no-cache", "--quiet", "--format", "json")
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+def test_a_component_that_is_no_object_is_read_past(make_corpus: MakeCorpus) -> None:
+    """`components.requestBodies.X: "text"`: the roles analysis asked it for its `content` and
+    the whole run ended in an internal error (exit 2, no report). It is openapi-invalid's
+    finding, and every rule runs."""
+    api = API_SOURCES + "components:\n  requestBodies:\n    Broken: just text\n"
+    code, findings = _report(make_corpus({"api/openapi.yaml": api}))
+    assert code == 1
+    assert {f["rule"] for f in findings} == {"openapi-invalid"}
+
+
+def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: MakeCorpus) -> None:
+    """openapi-invalid judges Swagger 2.0's schema defaults itself (value-invalid does not read
+    Swagger 2.0): with value-invalid's conventions, so `default: ""` under `format: email` (an
+    empty string for "unset") is no error, while a default of the wrong type still is."""
+    head = "swagger: '2.0'\ninfo: {title: T, version: '1'}\n"
+    api = head + (
+        "paths:\n  /m:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "          schema:\n            type: object\n            properties:\n"
+        "              from: {type: string, format: email, default: ''}\n"
+        "              count: {type: string, default: 5}\n"
+    )
+    found = run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
+    [finding] = [f for f in found if not f.coverage]
+    assert finding.location.pointer.endswith("/count/default"), finding.message
+
+
+def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run builds each page's value sets before the rules fork: one page that meets an input
+    speclint did not foresee is rebuilt (and fails) in each rule that reads it, but the other
+    pages' sets are still built once, not once per rule."""
+    real = enumerations._prose_sets
+
+    def broken_on_a(document: Document) -> list[enumerations.ProseSet]:
+        if document.path == "docs/a.md":
+            raise AttributeError("an input nobody foresaw")
+        return real(document)
+
+    monkeypatch.setattr(enumerations, "_prose_sets", broken_on_a)
+    page = "# P\n\nThe mode is one of `on` or `off`.\n"
+    root = make_corpus({"docs/a.md": page, "docs/b.md": page, "docs/c.md": page})
+    corpus = Context.load(root, load_config(root))
+    runner.prime(corpus)
+    primed = {p for p, d in corpus.documents.items() if "prose_sets" in d.derived}
+    assert primed == {"docs/b.md", "docs/c.md"}
+
+
+def test_a_rule_that_leaves_a_defect_to_no_rule_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LEAVES_TO` names the rules a rule leaves a defect to when they run; a misspelt id would
+    read as "not run" and the rule would quietly report the defect itself. The catalog refuses it."""
+    folder = tmp_path / "fake_rules"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    body = "SEVERITY = None\nREADS = 'all'\ndef check(corpus, options):\n    return iter(())\n"
+    (folder / "alpha.py").write_text(f"ID = 'alpha'\nLEAVES_TO = ('beta',)\n{body}")
+    (folder / "beta.py").write_text(f"ID = 'beta'\n{body}")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake = importlib.import_module("fake_rules")
+    monkeypatch.setattr(catalog, "package", fake)
+    catalog.all_rules.cache_clear()
+    try:
+        assert catalog.all_rules()["alpha"].leaves_to == ("beta",)
+        catalog.all_rules.cache_clear()
+        (folder / "alpha.py").write_text(f"ID = 'alpha'\nLEAVES_TO = ('betta',)\n{body}")
+        sys.modules.pop("fake_rules.alpha", None)
+        with pytest.raises(RuntimeError, match="LEAVES_TO names no rule"):
+            catalog.all_rules()
+    finally:
+        catalog.all_rules.cache_clear()
+
+
+# Classes found at the first read of ecosystem batch 5 (issue 45): sources of an API the
+# repository's own build assembles, a tooling package's version, a list contrasted with an enum,
+# a ``$ref`` to a file the build writes. Each on a fixture of ours.
+
+
+def _piece(name: str, real_error: bool = False) -> str:
+    """One namespace of an API kept in pieces, named by the repository's own convention
+    (`name@200`, `name::query.x`), which its merger renames; responses without descriptions."""
+    operation: dict[str, object] = {
+        "operationId": f"{name}.get",
+        "parameters": [
+            {"$ref": f"#/components/parameters/{name}::query.{p}"} for p in ("a", "b", "c")
+        ],
+        "responses": {
+            "200": {"$ref": f"#/components/responses/{name}@200"},
+            "404": {"$ref": f"#/components/responses/{name}@404"},
+        },
+    }
+    if real_error:
+        operation["parameters"].append(  # type: ignore[attr-defined]
+            {"name": "q", "in": "body", "schema": {"type": "string"}}
+        )
+    data = {
+        "openapi": "3.1.0",
+        "info": {"title": f"The {name} API", "version": "1.0.0"},
+        "paths": {f"/{name}": {"get": operation}},
+        "components": {
+            "parameters": {
+                f"{name}::query.{p}": {"name": p, "in": "query", "schema": {"type": "string"}}
+                for p in ("a", "b", "c")
+            },
+            "responses": {
+                f"{name}@{code}": {"content": {"application/json": {"schema": {}}}}
+                for code in ("200", "404")
+            },
+        },
+    }
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+PIECES = {
+    "api/namespaces/plants.yaml": _piece("plants", real_error=True),
+    "api/namespaces/seeds.yaml": _piece("seeds"),
+    "package.json": json.dumps(
+        {"name": "garden-api-tools", "scripts": {"merge": "node tools/merger/merge.js"}}
+    ),
+}
+
+
+WORKFLOW = """\
+name: Build
+on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: npm ci && npm run merge -- --source ./api --output build/garden.yaml
+"""
+
+
+def test_a_key_naming_convention_is_one_finding_per_components_map(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Without evidence of a merge, the component keys that break the name pattern the same way
+    are one convention: one finding per components map of a document, the other keys related,
+    not one finding a key (2,723 in one repository)."""
+    root = make_corpus(dict(PIECES))
+    found = [f for f in run_rule(root, "openapi-invalid") if f.coverage is None]
+    plants = [f for f in found if f.location.path == "api/namespaces/plants.yaml"]
+    keys = [f for f in plants if "does not match" in f.message]
+    assert sorted(f.message.split(":")[0] for f in keys) == [
+        "/components/parameters",
+        "/components/responses",
+    ]
+    [parameters] = [f for f in keys if f.message.startswith("/components/parameters")]
+    assert len(parameters.related) == 2
+    assert "3 keys" in parameters.message
+    assert any("'body' is not one of" in f.message or '"body"' in f.message for f in plants)
+
+
+def test_the_pieces_a_merge_step_takes_are_not_judged_for_what_the_merge_fixes(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A workflow runs the repository's own merge over the folder (`npm run merge -- --source
+    ./api`): its API documents are pieces of the API the build assembles. What a merger
+    rewrites (component key names, a response's missing description) is not reported there;
+    a real error in a piece still is, and the piece is listed as coverage."""
+    root = make_corpus({**PIECES, ".github/workflows/build.yml": WORKFLOW})
+    found = run_rule(root, "openapi-invalid")
+    errors = [f for f in found if f.coverage is None]
+    assert not [f for f in errors if "does not match" in f.message], errors
+    assert not [f for f in errors if '"description" is a required' in f.message], errors
+    [real] = errors
+    assert real.location.path == "api/namespaces/plants.yaml"
+    assert "body" in real.message
+    notes = [f for f in found if f.coverage == "build-source"]
+    assert sorted(f.location.path for f in notes) == [
+        "api/namespaces/plants.yaml",
+        "api/namespaces/seeds.yaml",
+    ]
+
+
+def test_a_merge_command_on_a_folder_without_api_documents_changes_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    workflow = WORKFLOW.replace("--source ./api", "--source ./docs")
+    root = make_corpus(
+        {**PIECES, ".github/workflows/build.yml": workflow, "docs/readme.md": "# Docs\n"}
+    )
+    found = [f for f in run_rule(root, "openapi-invalid") if f.coverage is None]
+    assert [f for f in found if '"description" is a required' in f.message]
+
+
+# Classes found at the first read of ecosystem batch 6 (issue 45) in ``unresolved-ref`` and
+# ``openapi-invalid``: a schema named by the relative ``$id`` another folder's schema declares, one
+# missing name repeated in every folder of a convention, a bundler's pointer through a ``$ref``, a
+# SwaggerHub domain. Each on a fixture of ours.
+
+
+def _errors(found: list) -> list:  # type: ignore[type-arg]
+    return [f for f in found if f.coverage is None]
+
+
+LIBRARY = textwrap.dedent(
+    """\
+    openapi: 3.0.3
+    info: {title: Shared schemas, version: '1.0.0'}
+    components:
+      schemas:
+        Thing:
+          type: object
+          properties:
+            name: {type: string}
+    """
+)
+
+
+SERVICE = textwrap.dedent(
+    """\
+    openapi: 3.0.3
+    info: {title: Things, version: '1.0.0'}
+    paths:
+      /things:
+        get:
+          responses:
+            '200':
+              description: the things
+              content:
+                application/json:
+                  schema:
+                    $ref: '%s#/components/schemas/Thing'
+    """
+)
+
+
+def test_a_swaggerhub_domain_is_not_required_to_have_paths(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "Shared-Schemas/openapi.yaml": LIBRARY,
+            "Things/openapi.yaml": SERVICE
+            % "https://api.swaggerhub.com/domains/acme/Shared-Schemas/1.0.0",
+        }
+    )
+    found = run_rule(root, "openapi-invalid")
+    assert _errors(found) == [], found
+    [note] = found
+    assert note.coverage == "component-library" and "Shared-Schemas" in note.message
+
+
+def test_a_components_only_document_without_domain_evidence_still_needs_paths(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Referenced for its components by a plain URL (published for any OpenAPI 3.0 tool, which
+    # rejects it without `paths`): still an error.
+    root = make_corpus(
+        {
+            "core/openapi/shared.yaml": LIBRARY,
+            "ext/openapi.yaml": SERVICE
+            % "https://raw.githubusercontent.com/acme/things/main/core/openapi/shared.yaml",
+        }
+    )
+    found = _errors(run_rule(root, "openapi-invalid"))
+    assert [f.location.path for f in found] == ["core/openapi/shared.yaml"], found
+    assert '"paths" is a required property' in found[0].message
+
+
+def test_a_document_whose_header_says_it_is_a_domain_is_not_required_to_have_paths(
+    make_corpus: MakeCorpus,
+) -> None:
+    header = "# OpenAPI version identifier - required for OpenAPI 3.0 domains\n"
+    found = run_rule(make_corpus({"Old-Schemas/openapi.yaml": header + LIBRARY}), "openapi-invalid")
+    assert [f.coverage for f in found] == ["component-library"], found
+
+
+def test_a_comment_about_the_domain_model_is_no_domain_evidence(make_corpus: MakeCorpus) -> None:
+    header = "# The shared domain model of the shop\n"
+    found = run_rule(make_corpus({"model/openapi.yaml": header + LIBRARY}), "openapi-invalid")
+    assert [f.coverage for f in found] == [None], found
+
+
+# Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
+# instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
+# repositories, and short first lines for the closure, union, satisfiability and identity rules.
+# Every fixture here is our own.
+
+
+def api(version: str = "1.0.0", extra: str = "") -> str:
+    return (
+        yaml_text(
+            f"""
+        openapi: 3.1.0
+        info: {{title: Widgets, version: "{version}"}}
+        paths: {{}}
+        """
+        )
+        + extra
+    )
+
+
+def test_a_bundler_configuration_with_an_openapi_section_is_not_an_api_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "redocly.yaml": yaml_text(
+                """
+                apis:
+                  main: {root: openapi/openapi.yaml}
+                openapi:
+                  theme: {colors: {primary: {main: '#123456'}}}
+                """
+            ),
+            "openapi/openapi.yaml": api(),
+        }
+    )
+    corpus = Context.load(root, load_config(root))
+    assert corpus.documents["redocly.yaml"].kind is DocumentKind.DATA
+    assert run_rule(root, "openapi-invalid") == []
+
+
+def test_a_text_file_ref_where_a_string_belongs_is_the_bundlers_business(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "openapi/api.yaml": yaml_text(
+                """
+                openapi: 3.0.3
+                info:
+                  title: Widgets
+                  version: "1.0"
+                  description: {$ref: ./intro.md}
+                tags:
+                  - name: About
+                    description: {$ref: ./tags/about.md}
+                  - name: Broken
+                    description: {$ref: ./tags/missing.md}
+                paths: {}
+                """
+            ),
+            "openapi/intro.md": "# Intro\n",
+            "openapi/tags/about.md": "About.\n",
+        }
+    )
+    found = run_rule(root, "openapi-invalid")
+    assert [f.location.pointer for f in found] == ["/tags/1/description/$ref"]
+    assert "missing.md" in found[0].message
+
+
+def test_a_docs_only_openapi_30_document_without_paths_is_a_notice(
+    make_corpus: MakeCorpus,
+) -> None:
+    docs_only = yaml_text(
+        """
+        openapi: 3.0.3
+        info: {title: Background, version: "1.0"}
+        tags: [{name: About, description: Prose only.}]
+        """
+    )
+    components_only = yaml_text(
+        """
+        openapi: 3.0.3
+        info: {title: Parts, version: "1.0"}
+        components: {schemas: {Widget: {type: object}}}
+        """
+    )
+    root = make_corpus({"docs/openapi.yaml": docs_only, "parts/openapi.yaml": components_only})
+    found = {f.location.path: f.severity for f in run_rule(root, "openapi-invalid")}
+    assert found == {"docs/openapi.yaml": Severity.INFO, "parts/openapi.yaml": Severity.ERROR}
+
+
+# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
+# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
+# here is our own.
+
+
+SPLIT_API = """
+openapi: 3.0.3
+info: {title: Widgets, version: "1"}
+tags:
+  - name: Intro
+    description:
+      $ref: texts.yaml#/intro
+paths:
+  /widgets:
+    get:
+      $ref: ops/list.yaml
+    post:
+      $ref: ops/missing.yaml
+"""
+
+
+LIST_OPERATION = """
+operationId: listWidgets
+parameters:
+  - $ref: ../params/limit.yaml
+responses:
+  "200":
+    description: The widgets.
+    content:
+      application/json:
+        schema: {type: array, items: {type: string}}
+"""
+
+
+def split_api(operation: str = LIST_OPERATION) -> dict[str, str]:
+    return {
+        "api/openapi.yaml": yaml_text(SPLIT_API),
+        "api/texts.yaml": "intro: The widgets API.\n",
+        "api/ops/list.yaml": yaml_text(operation),
+        "api/params/limit.yaml": yaml_text("name: limit\nin: query\nschema: {type: integer}\n"),
+    }
+
+
+def test_an_openapi_release_without_a_shipped_schema_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    later = yaml_text(
+        """
+        openapi: 3.9.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        """
+    )
+    wrong = later.replace("3.9.0", '"3.0"')
+    root = make_corpus({"api/later.yaml": later, "api/wrong.yaml": wrong})
+    found = {f.location.path: f for f in run_rule(root, "openapi-invalid")}
+    assert found["api/later.yaml"].severity is Severity.INFO
+    assert "not checked" in found["api/later.yaml"].message
+    assert found["api/later.yaml"].coverage == "no-schema"
+    assert found["api/wrong.yaml"].coverage is None
+    assert found["api/wrong.yaml"].severity is Severity.ERROR
+
+
+def test_a_swagger_document_is_named_as_swagger_in_its_messages(make_corpus: MakeCorpus) -> None:
+    # "fix it so the document is valid OpenAPI " (no version): a Swagger 2.0 document has none.
+    swagger = yaml_text(
+        """
+        swagger: "2.0"
+        info: {title: Widgets, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": {description: ok, schema: {type: object, items: [{type: string}]}}
+        """
+    )
+    root = make_corpus({"api/swagger.yaml": swagger})
+    errors = [f for f in run_rule(root, "openapi-invalid") if f.severity is Severity.ERROR]
+    assert errors and all(f.message.endswith("valid Swagger 2.0") for f in errors)
+
+
+def test_an_error_inside_an_inlined_operation_is_reported_in_its_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The operation's own content is checked as the bundle holds it, and the error is placed in
+    # the file it is written in, at its line.
+    broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
+    root = make_corpus(split_api(broken))
+    [finding] = run_rule(root, "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert finding.location.pointer == "/responses/200"
+    assert finding.location.line == 5  # `"200":` in ops/list.yaml
+    assert '"description" is a required property' in finding.message
+    assert "`api/openapi.yaml` reaches this file by `$ref`" in finding.message
+
+
+def test_a_ref_that_contains_itself_is_one_finding(make_corpus: MakeCorpus) -> None:
+    cyclic = yaml_text(
+        """
+        openapi: 3.0.3
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              $ref: "#/paths/~1widgets"
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": cyclic})
+    [finding] = run_rule(root, "openapi-invalid")
+    assert finding.location.pointer == "/paths/~1widgets/get"
+    assert "contains it" in finding.message
+
+
+def test_a_properties_map_in_an_openapi_31_document_is_inlined(make_corpus: MakeCorpus) -> None:
+    # OpenAPI 3.1's own schema does not look inside schema objects; the dialect's metaschema
+    # said `/…/properties/$ref: "…" is not of type "object", "boolean"`.
+    document = yaml_text(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              responses:
+                "200":
+                  description: The widgets.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          $ref: parts.yaml#/widget_fields
+        """
+    )
+    parts = "widget_fields:\n  id: {type: string}\n"
+    root = make_corpus({"api/openapi.yaml": document, "api/parts.yaml": parts})
+    assert run_rule(root, "openapi-invalid") == []
+    root = make_corpus(
+        {"api/openapi.yaml": document, "api/parts.yaml": parts.replace("string", "strin")}
+    )
+    [finding] = run_rule(root, "openapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == (
+        "api/parts.yaml",
+        "/widget_fields/id/type",
+    )
+
+
+def test_a_source_past_the_inlining_budget_is_said_not_checked(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bounded: a target larger than what is left of the budget is not inlined, and that is a
+    # note that it was not checked, not an error of the document.
+    monkeypatch.setattr(inlining, "BUDGET", 5)
+    root = make_corpus(split_api())
+    found = run_rule(root, "openapi-invalid")
+    assert [f for f in found if f.severity is not Severity.INFO] == []
+    notes = [f for f in found if "not checked" in f.message]
+    assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]
+    assert [n.coverage for n in notes] == ["not-inlined"]
+
+
+def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpus) -> None:
+    # Inlined, a piece's `$ref`s are rebased onto the document (`../params/limit.yaml` becomes
+    # `params/limit.yaml`); a message about the piece quotes them as its file writes them.
+    broken = LIST_OPERATION.replace(
+        '  "200":\n', '  "404":\n    - $ref: ../params/limit.yaml\n  "200":\n'
+    )
+    [finding] = run_rule(make_corpus(split_api(broken)), "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert '"../params/limit.yaml"' in finding.message
+
+
+def test_a_target_named_by_an_anchor_is_inlined_and_checked(make_corpus: MakeCorpus) -> None:
+    # `properties: {$ref: attributes.yaml#ids}`: a schema map kept in a file, named by the
+    # `$anchor` of the schema that holds it, as the reference index resolves it.
+    api = yaml_text(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        components:
+          schemas:
+            Widget:
+              type: object
+              properties:
+                $ref: attributes.yaml#ids
+        """
+    )
+    attributes = yaml_text(
+        """
+        $anchor: ids
+        id: {type: string}
+        size: {type: 12}
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": api, "api/attributes.yaml": attributes})
+    found = run_rule(root, "openapi-invalid")
+    assert [f.location.path for f in found] == ["api/attributes.yaml"], [f.message for f in found]
+
+
+def test_what_a_unit_reads_is_within_what_its_refs_reach(make_corpus: MakeCorpus) -> None:
+    # The rules' unit keys are `units.reach` (made without validating): every file the view
+    # inlines and every part openapi-invalid reads must be in it, through a relative path, a
+    # chain of inlined pieces, a `[ref-map]` URL and an anchor alike.
+    chained = LIST_OPERATION + "x-note: none\n"
+    files = split_api(chained)
+    files["api/openapi.yaml"] = files["api/openapi.yaml"].replace(
+        "$ref: ops/missing.yaml", "$ref: https://widgets.example/api/ops/more.yaml"
+    )
+    files["api/ops/more.yaml"] = yaml_text(
+        """
+        operationId: moreWidgets
+        description:
+          $ref: ../texts.yaml#/intro
+        requestBody:
+          $ref: ../bodies/widget.yaml
+        responses:
+          default:
+            $ref: ../responses/error.yaml
+        """
+    )
+    files["api/bodies/widget.yaml"] = yaml_text(
+        """
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                $ref: ../attributes.yaml#ids
+        """
+    )
+    files["api/attributes.yaml"] = "$anchor: ids\nid: {type: string}\n"
+    files["api/responses/error.yaml"] = "description: An error.\n"
+    files["speclint.toml"] = '[ref-map]\n"https://widgets.example/api/" = "api/"\n'
+    root = make_corpus(files)
+    corpus = Context.load(root, load_config(root))
+    document = corpus.documents["api/openapi.yaml"]
+    reached = set(units.reach(corpus, document.path))
+    view = openapi_validation._inlined(corpus, document)
+    parts = {part.path for part, _, _ in openapi_validation._api_parts(corpus, document)}
+    assert {"api/ops/list.yaml", "api/ops/more.yaml", "api/texts.yaml"} <= view.files()
+    assert view.files() <= reached
+    assert parts - {document.path} <= reached
+    assert "api/attributes.yaml" in reached and "api/responses/error.yaml" in reached
+    assert openapi_invalid.unit_reach(corpus, document) == sorted(reached)

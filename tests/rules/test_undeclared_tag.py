@@ -15,16 +15,8 @@ from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.repository import downloads
 from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED
+from speclint.common.findings import Severity
 from speclint.parsing.shell import expanded
-
-# Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
-# writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
-# a program of the repository that writes files by a path template (run by hand: no command names
-# it), a script argument's default output, a bundler command in a guide's fence, an API document
-# in a folder only a build writes. Findings are not located in them, a defect their source has is
-# reported once (at the source), and an API's inline schema is never called a copy of a file
-# written from it. Every fixture here is our own.
-
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -329,3 +321,72 @@ def test_a_script_called_after_what_precedes_its_name_is_read_with_its_arguments
     made = Context.load(root).provenance
     assert made["site/out/kennel.yaml"].kind == GENERATED
     assert "gen/generate.sh:8" in made["site/out/kennel.yaml"].evidence
+
+
+# Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
+# instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
+# repositories, and short first lines for the closure, union, satisfiability and identity rules.
+# Every fixture here is our own.
+
+
+TAGGED = yaml(
+    """
+    openapi: 3.1.0
+    info: {title: Widgets, version: "1.0"}
+    tags: [{name: widgets, description: The widgets}, {name: gadgets, description: Gadgets}]
+    paths:
+      /a:
+        get: {tags: [widget], responses: {"200": {description: ok}}}
+      /b:
+        get: {tags: [Gadgets], responses: {"200": {description: ok}}}
+      /c:
+        get: {tags: [billing], responses: {"200": {description: ok}}}
+      /d:
+        get: {tags: [reports], responses: {"200": {description: ok}}}
+      /e:
+        get: {tags: [gadget], responses: {"200": {description: ok}}}
+      /f:
+        get: {tags: [gadget], responses: {"200": {description: ok}}}
+      /g:
+        get: {tags: [gadgets], responses: {"200": {description: ok}}}
+    """
+)
+
+
+def test_an_undeclared_tag_is_a_warning_only_when_it_looks_like_a_typo(
+    make_corpus: MakeCorpus,
+) -> None:
+    found = run_rule(make_corpus({"api.yaml": TAGGED}), "undeclared-tag")
+    warnings = sorted(f.message.split("`")[1] for f in found if f.severity is Severity.WARNING)
+    assert warnings == ["Gadgets", "widget"]
+    infos = [f for f in found if f.severity is Severity.INFO]
+    # `billing` and `reports`, and `gadget`, close to `gadgets` but a group two operations
+    # share: one notice for the document.
+    assert len(infos) == 1
+    assert all(tag in infos[0].message for tag in ("billing", "reports", "gadget"))
+    assert len(infos[0].related) == 3  # the first use is the finding's location
+
+
+def test_a_near_name_of_a_declared_tag_nobody_carries_is_a_rename_half_done(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `gadgets` is declared (with its description) but no operation carries it, while two carry
+    # `gadget`: the operations were retagged and the declaration was not, or the reverse.
+    orphaned = TAGGED.replace("[gadgets]", "[]")
+    assert orphaned != TAGGED
+    found = run_rule(make_corpus({"api.yaml": orphaned}), "undeclared-tag")
+    warned = [f for f in found if f.severity is Severity.WARNING and "`gadget`" in f.message]
+    assert len(warned) == 2 and all("did you mean `gadgets`?" in f.message for f in warned)
+    [info] = [f for f in found if f.severity is Severity.INFO]
+    assert "gadget`" not in info.message
+
+
+def test_no_notice_where_the_declared_tags_are_bare_names(make_corpus: MakeCorpus) -> None:
+    # A generator that declares its tags without descriptions: declaring one more adds nothing
+    # a reader sees, so only the likely typos are reported.
+    bare = TAGGED.replace(
+        "{name: widgets, description: The widgets}, {name: gadgets, description: Gadgets}",
+        "{name: widgets}, {name: gadgets}",
+    )
+    found = run_rule(make_corpus({"api.yaml": bare}), "undeclared-tag")
+    assert found and all(f.severity is Severity.WARNING for f in found)

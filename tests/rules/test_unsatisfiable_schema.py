@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import Config
@@ -295,3 +295,47 @@ def test_asyncapi_payloads_the_client_sends_are_decided(make_corpus: MakeCorpus)
     assert finding.location.pointer == "/channels/acks/messages/ack/payload"
     assert "operation sendAck (action: receive)" in finding.message
     assert "`allOf/0/additionalProperties` forbids `b`, which `allOf/1` requires" in finding.message
+
+
+# Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
+# most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
+# for a string enum of numbers. Every fixture here is our own.
+
+
+def yaml_text(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+NUMERIC_CODES = yaml_text(
+    """
+    openapi: 3.0.3
+    info: {title: Ledger, version: '1'}
+    paths:
+      /bills:
+        get:
+          parameters:
+            - name: direction
+              in: query
+              schema:
+                type: string
+                enum: [0, 1]
+          responses:
+            '200': {description: ok}
+    """
+)
+
+
+def test_an_enum_its_own_type_rejects_is_reported_when_value_invalid_is_off(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {"api/openapi.yaml": NUMERIC_CODES, "speclint.toml": '[rules]\nvalue-invalid = "off"\n'}
+    )
+    (finding,) = run_rule(root, "unsatisfiable-schema")
+    assert "no instance can satisfy" in finding.message
+
+
+def test_an_empty_enum_is_still_unsatisfiable(make_corpus: MakeCorpus) -> None:
+    # No member for value-invalid to report: the schema is the finding.
+    root = make_corpus({"api/openapi.yaml": NUMERIC_CODES.replace("enum: [0, 1]", "enum: []")})
+    assert len(run_rule(root, "unsatisfiable-schema")) == 1

@@ -4,12 +4,13 @@ example-invalid now finds at every depth."""
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -280,3 +281,136 @@ def test_a_schema_object_whose_schema_is_no_string_is_left_and_the_rest_is_check
     root = make_corpus({"schemas/run.schema.json": json.dumps(body, indent=1)})
     found = findings_of("value-invalid", root)
     assert [f.location.pointer for f in found] == ["/properties/other/enum/1"]
+
+
+# Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
+# most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
+# for a string enum of numbers. Every fixture here is our own.
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def schema_text(identifier: str, **extra: object) -> str:
+    return json.dumps(
+        {"$schema": "http://json-schema.org/draft-07/schema#", "$id": identifier, **extra}
+    )
+
+
+NUMERIC_CODES = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Ledger, version: '1'}
+    paths:
+      /bills:
+        get:
+          parameters:
+            - name: direction
+              in: query
+              schema:
+                type: string
+                enum: [0, 1]
+          responses:
+            '200': {description: ok}
+    """
+)
+
+
+CODES = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Codes, version: '1'}
+    paths: {}
+    components:
+      schemas:
+        Reason:
+          type: string
+          enum:
+            - '07'
+            - 08
+            - x
+        Interval:
+          type: string
+          enum: [D, 240, '5']
+    """
+)
+
+
+def test_an_enum_its_own_type_rejects_is_one_finding(make_corpus: MakeCorpus) -> None:
+    # value-invalid reports each member at the member; the schema they leave empty is the
+    # same defect, not a second finding.
+    root = make_corpus({"api/openapi.yaml": NUMERIC_CODES})
+    assert len(run_rule(root, "value-invalid")) == 2
+    assert run_rule(root, "unsatisfiable-schema") == []
+
+
+def test_an_unquoted_number_in_a_string_enum_is_told_to_be_quoted(
+    make_corpus: MakeCorpus,
+) -> None:
+    findings = run_rule(make_corpus({"api/openapi.yaml": CODES}), "value-invalid")
+    advice = sorted(f.message.split("; ", 1)[1] for f in findings)
+    assert advice == [
+        'written unquoted, `08`, YAML reads it as a number: quote it (`"08"`)',
+        'written unquoted, `240`, YAML reads it as a number: quote it (`"240"`)',
+    ]
+
+
+def test_a_number_in_a_json_string_enum_keeps_its_advice(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/code.json": schema_text(
+            "https://example.org/code.json", type="string", enum=["a", 2]
+        )
+    }
+    (finding,) = run_rule(make_corpus(files), "value-invalid")
+    assert "remove the member from the `enum`, or add its type to `type`" in finding.message
+
+
+# Issue 26, precision of the value rules on repositories nobody tuned them for.
+#
+# example-invalid, value-invalid, fence-invalid, unresolved-ref and enum-drift each had classes of
+# findings that are true to the letter but not worth a maintainer's time (a ``null`` example where
+# ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
+# "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
+# small corpus of our own here.
+
+
+def findings_of_values(rule: str, root: Path) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root), {}))
+
+
+def errors(found: list[Finding]) -> list[Finding]:
+    return [f for f in found if f.severity is Severity.ERROR]
+
+
+def test_placeholder_defaults_are_one_info_and_wrong_types_stay_errors(
+    make_corpus: MakeCorpus,
+) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "enum": ["app", "lib"], "default": ""},
+            "serial": {"type": "string", "pattern": "^urn:", "default": ""},
+            "limit": {"type": "integer", "maximum": 9007199254740991, "default": 2**63 - 1},
+            "version": {"type": "string", "enum": ["0.1.0", "0.2.0"], "default": "latest"},
+            "port": {"type": "integer", "default": ""},
+            "mode": {"enum": ["sync", "async"], "default": "auto"},
+            "step": {"type": "string", "enum": ["a", "b"], "default": "latest"},
+        },
+    }
+    root = make_corpus({"schemas/conf.schema.json": schema(**body)})
+    found = findings_of_values("value-invalid", root)
+    assert sorted(f.location.pointer or "" for f in errors(found)) == [
+        "/properties/mode/default",
+        "/properties/port/default",
+        "/properties/step/default",
+    ]
+    [info] = [f for f in found if f.severity is Severity.INFO]
+    assert "4 defaults" in info.message
+    assert info.location.pointer == "/properties/kind/default"
+    assert {r.pointer for r in info.related} == {
+        "/properties/serial/default",
+        "/properties/limit/default",
+        "/properties/version/default",
+    }
+    assert len(info.terminal_message.split("\n")[0]) <= 200

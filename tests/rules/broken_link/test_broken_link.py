@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from test_index_drift import run
 
-from conftest import schema
+from conftest import run_cli, run_rule, schema
 from speclint.analyses.context import Context
+from speclint.analyses.schemas import roles
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.parsing.prose import github_anchor
@@ -554,15 +555,6 @@ def test_an_entry_whose_link_target_has_a_raw_space(make_corpus: MakeCorpus) -> 
         assert broken_links(root) == [], fixed
 
 
-# Released snapshots kept beside the maintained text (issue 45, batch 6), each on a fixture of ours.
-#
-# A folder named for a release that copies its parent's files (``examples/2026-04-17/`` beside
-# ``examples/``, ``documents/v1.1-document-set/`` beside ``documents/``, Docusaurus's
-# ``versioned_docs/version-X/`` beside ``docs/``) is frozen: a defect it shares with the maintained
-# copy is one finding there, with the snapshot a related location; one only the snapshot has is
-# history (``released-versions``, ``speclint.run.history``).
-
-
 def found(root: Path, *rules: str) -> list[Finding]:
     return lint(root, Options(cache=False, rules=rules)).findings
 
@@ -668,3 +660,108 @@ def test_the_newest_release_beside_a_snapshot_is_not_frozen_by_the_parent(
     [finding] = found(root, "broken-link")
     assert finding.location.path == "next/2.0/README.md"
     assert finding.severity is Severity.WARNING
+
+
+# Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours.
+
+
+def test_a_page_written_with_lone_carriage_returns_is_read_line_for_line(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A generated page whose lines end in a lone `\\r` (CommonMark §2.1 counts it a line ending,
+    as editors do) crashed example-invalid: the page's lines, split on `\\n` only, were fewer
+    than the parser's, and looking above a fence ran past them. Every rule now counts the lines
+    the parser counts, and a finding's line is the one an editor shows."""
+    schema = '{"type": "object", "properties": {"id": {"type": "string"}}}'
+    page = "\r".join(
+        [
+            "# Thing",
+            "",
+            "An example of `thing.schema.json`:",
+            "",
+            "```json",
+            '{"id": "a"}',
+            "```",
+            "",
+            "```json",
+            '{"id": 5}',
+            "```",
+            "",
+            "See [the schema](thing.schema.json#/nowhere) and [missing](gone.md).",  # line 13
+            "",
+        ]
+    )
+    root = make_corpus({"schemas/thing.schema.json": schema, "docs/thing.md": page})
+    result = run_cli("check", str(root), "--preview", "--no-cache", "--format", "json")
+    assert "internal-error" not in result.output, result.output
+    [link] = [f for f in run_rule(root, "broken-link") if "gone.md" in f.message]
+    assert (link.location.line, link.location.column) == (13, 60)
+
+
+# Classes found at the first read of ecosystem batch 5 (issue 45), each on a fixture of ours.
+
+
+API = (
+    "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+    "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+)
+
+
+def _report(root: Path) -> tuple[int, list[dict[str, object]]]:
+    result = run_cli("check", str(root), "--preview", "--no-cache", "--quiet", "--format", "json")
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+def test_a_shared_analysis_that_fails_costs_its_readers_not_the_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An analysis the run builds before the rules fork (here the roles) that meets an input
+    speclint did not foresee: each rule that reads it reports an internal error, the rest of
+    the corpus is still checked, and the run still writes its report."""
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise AttributeError("an input nobody foresaw")
+
+    monkeypatch.setattr(roles.RoleMap, "build", broken)
+    page = "# P\n\nSee [missing](gone.md).\n"
+    code, findings = _report(make_corpus({"api/openapi.yaml": API, "docs/p.md": page}))
+    assert code == 1
+    rules = {f["rule"] for f in findings}
+    assert "internal-error" in rules and "broken-link" in rules
+
+
+# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
+# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
+# here is our own.
+
+
+def test_a_url_in_parentheses_is_named_as_written(make_corpus: MakeCorpus) -> None:
+    # `[x]: (https://…)` keeps the parentheses in its destination: a relative path to GitHub.
+    # The message showed `https:/…` (a path normalisation applied to a URL).
+    root = make_corpus(
+        {
+            "docs/guide.md": "# Guide\n\nSee the [collection][c].\n\n"
+            "[c]: (https://www.example.com/team/collection)\n",
+        }
+    )
+    [finding] = run_rule(root, "broken-link")
+    assert "https:/w" not in finding.message
+    assert "`(https://www.example.com/team/collection)`" in finding.message
+    assert "parentheses" in finding.message and finding.location.line == 5
+
+
+def test_a_quoted_destination_on_the_next_line_is_shown_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `[x](` then a line break and `"path"`: CommonMark reads `"path"` (quotes and all) as the
+    # destination. The message showed the parser's `%22path%22`.
+    root = make_corpus(
+        {
+            "docs/guide.md": '# Guide\n\n- [the example](\n  "../assets/example.json")\n',
+            "assets/example.json": "{}\n",
+        }
+    )
+    [finding] = run_rule(root, "broken-link")
+    assert "%22" not in finding.message
+    assert finding.message.startswith('`"../assets/example.json"`')
+    assert "quotes are part of the destination: write `../assets/example.json`" in (finding.message)

@@ -514,12 +514,6 @@ def test_a_generated_sdks_date_class_is_a_string_of_any_date_format(
     ]
 
 
-# Classes of wrong routes and type disagreements a first read of three public repositories
-# missed (issue 46, round 2): a route with its leading segments left off, a method in brackets,
-# a field table's "will be null" for a type that rejects null, a documented field the schema
-# does not declare, a key index annotating types in parentheses.
-
-
 def _claims(root: Path) -> list[Finding]:
     return run_rule(root, "type-claim-drift")
 
@@ -704,3 +698,39 @@ def test_a_nested_html_rows_null_is_its_own_field_not_the_outer_rows(
     (finding,) = _claims(root)
     assert "the text says `order_id` may be null" in finding.message
     assert finding.location.line == 14
+
+
+# Issue 49, first-read batch 7: the general classes behind its false and noise verdicts. A
+# docs renderer's diff markers in a fence, a `$ref` to a plain-name fragment (an `$anchor`), a
+# readOnly property an example of a request leaves out, a `.json` file its tool reads as JSON with
+# comments, a test input whose name says it is broken on purpose, and a third party's API document
+# kept as a tool's input.
+
+
+# `"$ref": "#jobId"` names the subschema whose `$anchor` is `jobId` (JSON Schema 2020-12 §8.2.2):
+# a string. Read as the document's root it was an object, and the page's `string` a drift.
+ANCHORED = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Pipeline",
+    "type": "object",
+    "properties": {
+        "name": {"$anchor": "jobId", "type": "string"},
+        "after": {"$ref": "#jobId"},
+        "before": {"$ref": "#noSuchAnchor"},
+    },
+}
+
+
+ANCHOR_PAGE = (
+    "# Pipelines\n\n## Pipeline\n\n"
+    "- `name` (string): the pipeline's name.\n"
+    "- `after` (string): the pipeline to run first.\n"
+    "- `before` (string): the pipeline to run next.\n"
+)
+
+
+def test_a_ref_to_an_anchor_is_read_as_the_anchored_subschema(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"schemas/pipeline.json": json.dumps(ANCHORED, indent=2), "docs/pipeline.md": ANCHOR_PAGE}
+    )
+    assert run_rule(root, "type-claim-drift") == []
