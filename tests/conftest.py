@@ -64,7 +64,7 @@ os.environ["SPECLINT_PREVIEW"] = "1"
 
 # In a GitHub Actions job these name the commit being tested, and the Markdown report then links
 # every place to it (issue 48, item 4): the reports the tests read are those of a run outside
-# Actions, whatever runs the tests. tests/test_markdown_links.py sets them where it means to.
+# Actions, whatever runs the tests. tests/outputs/test_markdown_links.py sets them where it means to.
 for _variable in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"):
     os.environ.pop(_variable, None)
 
@@ -196,6 +196,12 @@ def run_rule(root: Path, rule: str, options: Mapping[str, Any] | None = None) ->
     if options is None:
         options = corpus.config.rule_options.get(rule, {})
     return list(all_rules()[rule].check(corpus, options))
+
+
+def findings_of(rule: str, root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
+    """The findings of one rule on the corpus at ``root``, in process, with ``options`` and no
+    configuration file (without options: the rule's defaults alone)."""
+    return list(all_rules()[rule].check(Context.load(root), dict(options or {})))
 
 
 @pytest.fixture(scope="session")

@@ -154,7 +154,7 @@ def test_the_fixed_lines_on_stderr_are_counted_past_the_first(tmp_path: Path) ->
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
     # The links taken out of the page, not the page deleted: a finding whose file is gone is no
-    # longer checked, not fixed (tests/test_no_longer_checked.py).
+    # longer checked, not fixed (tests/run/test_no_longer_checked.py).
     (repo / "corpus/docs/links.md").write_text("# L\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "fix")
     result = cli("check", "corpus", "--no-cache", "--diff-base", "HEAD~1", cwd=repo)

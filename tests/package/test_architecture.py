@@ -284,7 +284,7 @@ def test_the_architecture_document_names_only_what_exists() -> None:
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     named = sorted(set(re.findall(r"`(speclint(?:\.\w+)+)", text)))
     assert "speclint.analyses.context.Context" in named  # the check reads what it should
-    # The flat layout's old paths, named as such, are tests/test_old_paths.py's.
+    # The flat layout's old paths, named as such, are tests/package/test_old_paths.py's.
     missing = [name for name in named if new_name(name) is None and not _exists(name)]
     assert missing == []
     # and every layer package of the contract is described
@@ -304,7 +304,7 @@ def test_the_readme_links_the_architecture_document() -> None:
 def _exists(dotted: str) -> bool:
     """A module, or an attribute of one (``speclint.model.corpus.snapshot``). A module is found,
     not imported: importing ``speclint.__main__`` here would leave it in ``sys.modules`` for
-    the tests that check nothing imports it (tests/test_trust_cache.py)."""
+    the tests that check nothing imports it (tests/corpus/test_trust_cache.py)."""
     with contextlib.suppress(ImportError, ValueError):
         if importlib.util.find_spec(dotted) is not None:
             return True

@@ -270,7 +270,7 @@ def test_untagged_sketches_and_other_text_stay_silent() -> None:
         '```\n{\n  "id": "p-7",\n  "weight": 2,\n  ...\n}\n```\n',
         '    {\n      "id": "p-7",\n      …\n    }\n',
         # a placeholder, a type notation, a pseudo-schema's variables (a comma left out beside
-        # a comment is a slip the comment does not explain: tests/test_sketch_residue_46.py)
+        # a comment is a slip the comment does not explain: tests/parsing/test_sketch_residue.py)
         '```\n{\n  "id": <parcel id>\n  "weight": 2\n}\n```\n',
         '```\n{\n  "id"?: string,\n  "weight": number,\n}\n```\n',
         '    {\n      "id" : $string,\n      "weight" : $number\n    }\n',

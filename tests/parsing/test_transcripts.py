@@ -7,17 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import schema
-from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from conftest import findings_of, schema
 from speclint.parsing.transcripts import http_bodies, path_list
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 REQUEST_YAML = (

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule
+from conftest import run_rule, write_files
+from speclint.common.findings import Severity
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 HEAD = """\
 arazzo: 1.0.1
@@ -171,3 +173,28 @@ def test_steps_copied_verbatim_are_arazzo_duplicate_ids_not_a_unique_items_error
     )
     (invalid,) = run_rule(root, "arazzo-invalid")
     assert "non-unique" in invalid.message
+
+
+# Issue 49's precision classes of the Overlay rules (and arazzo-invalid's design folders), each a
+# case on a fixture written here: archived overlays are records (not applied), a proposal's draft is
+# told at info, Overlay 1.1 is validated by its own schema (and 1.1's `info.description` is no
+# defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
+
+
+def test_an_arazzo_draft_in_a_proposals_folder_is_told_at_info(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    draft = (
+        "arazzo: 1.0.1\ninfo: {title: Draft, version: 1.0.0}\n"
+        "sourceDescriptions: [{name: pets, url: ./pets.yaml, type: openapi}]\n"
+        "workflows:\n  - workflowId: adopt\n    steps:\n"
+        "      - {stepId: find, operationId: a, operationPath: x}\n"
+    )
+    root = make_corpus({"proposals/adopt.arazzo.yaml": draft})
+    findings = run_rule(root, "arazzo-invalid")
+    assert findings
+    assert {f.severity for f in findings} == {Severity.INFO}
+    assert all("(a design record's file: a draft, not the specification)" in f.message
+               for f in findings)  # fmt: skip
+    root = write_files(tmp_path / "kept", {"workflows/adopt.arazzo.yaml": draft})
+    assert {f.severity for f in run_rule(root, "arazzo-invalid")} == {Severity.ERROR}

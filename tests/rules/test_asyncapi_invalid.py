@@ -1,4 +1,5 @@
-"""Tests of asyncapi invalid."""
+"""``asyncapi-invalid`` on fixtures written here, one test a case, named after it. The rule: an
+AsyncAPI document that fails the official AsyncAPI JSON Schema of its declared version."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import run_rule
+from conftest import findings_of, run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.schemas import validation
 from speclint.analyses.schemas.validation import explain
@@ -19,11 +20,6 @@ from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.rules import asyncapi_invalid, schema_invalid
 from speclint.run.catalog import all_rules
-
-# Issue 45, ecosystem batch 3 at first read: a `$ref` a bundler inlines that only a `oneOf`
-# branch rejects, the explanation of a `oneOf` of a Reference and an object, errors past the
-# cap said, not dropped. Every fixture here is our own.
-
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -135,11 +131,6 @@ def test_a_nested_oneof_is_explained_by_the_branch_its_discriminator_names() -> 
     assert list(specific.absolute_path) == ["type"], specific.message
 
 
-# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
-# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
-# here is our own.
-
-
 def _one_error_each() -> dict[str, str | bytes]:
     """An AsyncAPI document and an OpenAPI 3.0 schema file, one error each, nothing inlined."""
     return {
@@ -243,3 +234,35 @@ def test_no_documents_view_or_errors_are_kept_for_the_run(
     corpus = Context.load(root, load_config(root))
     assert len(list(all_rules()[rule].check(corpus, {}))) == 1
     assert [key for key in corpus.memo if key.startswith(f"{rule}:")] == []
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+ASYNCAPI_HEAD = "asyncapi: 3.0.0\ninfo:\n  title: Run events\n  version: 1.2.0\n"
+
+
+def test_asyncapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = ASYNCAPI_HEAD + "  contact: spec-team@example.org\n"
+    root = make_corpus({"api/asyncapi.yaml": doc})
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert finding.location.pointer == "/info/contact"
+    assert finding.location.line == 5
+    (root / "api/asyncapi.yaml").write_text(
+        ASYNCAPI_HEAD + "  contact:\n    email: spec-team@example.org\n"
+    )
+    assert findings_of("asyncapi-invalid", root) == []
+
+
+def test_asyncapi_invalid_explains_the_branch_the_author_wrote(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"api/asyncapi.yaml": ASYNCAPI_HEAD + "channels:\n  runEvents:\n    address: 5\n"}
+    )
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert finding.location.pointer == "/channels/runEvents/address"
+
+
+def test_asyncapi_unknown_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/asyncapi.yaml": ASYNCAPI_HEAD.replace("3.0.0", "9.9.9")})
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert "9.9.9" in finding.message and "3.0.0" in finding.message

@@ -1,4 +1,5 @@
-"""Tests of copy drift."""
+"""``copy-drift`` on fixtures written here, one test a case, named after it. The rule: definitions
+of one shape that disagree: a schema, its inline copies, and the field lists prose gives for it."""
 
 from __future__ import annotations
 

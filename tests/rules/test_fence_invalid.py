@@ -13,11 +13,10 @@ from pathlib import Path
 
 from test_cli import cli
 
-from conftest import run_rule
+from conftest import findings_of, run_rule
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
-from speclint.run.catalog import all_rules
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -214,10 +213,6 @@ def test_a_json_api_documents_descriptions_are_read(make_corpus: MakeCorpus) -> 
     root = make_corpus({"openapi.json": document, "job.schema.json": schema})
     found = run_rule(root, "fence-invalid")
     assert [(f.location.path, f.location.line) for f in found] == [("openapi.json", 3)]
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 # A scope object written as a notation: bare keys and placeholder letters for the values.

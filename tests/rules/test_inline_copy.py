@@ -1,4 +1,5 @@
-"""Tests of inline copy."""
+"""``inline-copy`` on fixtures written here, one test a case, named after it. The rule: an inline
+schema in an API document that copies a schema already defined in a schema file."""
 
 from __future__ import annotations
 

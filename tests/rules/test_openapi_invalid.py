@@ -1,4 +1,5 @@
-"""Tests of openapi invalid."""
+"""``openapi-invalid`` on fixtures written here, one test a case, named after it. The rule: an
+OpenAPI document that fails the OpenAPI specification."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from pathlib import Path
 
 import pytest
 import yaml
+from jsonschema import validators
 from test_provenance import findings
 
-from conftest import run_cli, run_rule
+from conftest import findings_of, run_cli, run_rule
 from speclint.analyses import units
 from speclint.analyses.api import inlining, openapi_validation
 from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.repository.provenance import BUNDLE
+from speclint.analyses.schemas.validation import install_safe_patterns
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import Document
@@ -241,9 +244,6 @@ def test_a_generated_files_defect_its_source_has_is_reported_once(
     assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
 
 
-# Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours.
-
-
 def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_reads(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -269,9 +269,6 @@ def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_read
     [defect] = found
     assert defect.location.path == "api/schemas/_index.yaml"
     assert defect.location.line == 5
-
-
-# Classes found at the first read of ecosystem batch 5 (issue 45), each on a fixture of ours.
 
 
 API_SOURCES = (
@@ -357,11 +354,6 @@ def test_a_rule_that_leaves_a_defect_to_no_rule_is_refused(
             catalog.all_rules()
     finally:
         catalog.all_rules.cache_clear()
-
-
-# Classes found at the first read of ecosystem batch 5 (issue 45): sources of an API the
-# repository's own build assembles, a tooling package's version, a list contrasted with an enum,
-# a ``$ref`` to a file the build writes. Each on a fixture of ours.
 
 
 def _piece(name: str, real_error: bool = False) -> str:
@@ -472,12 +464,6 @@ def test_a_merge_command_on_a_folder_without_api_documents_changes_nothing(
     assert [f for f in found if '"description" is a required' in f.message]
 
 
-# Classes found at the first read of ecosystem batch 6 (issue 45) in ``unresolved-ref`` and
-# ``openapi-invalid``: a schema named by the relative ``$id`` another folder's schema declares, one
-# missing name repeated in every folder of a convention, a bundler's pointer through a ``$ref``, a
-# SwaggerHub domain. Each on a fixture of ours.
-
-
 def _errors(found: list) -> list:  # type: ignore[type-arg]
     return [f for f in found if f.coverage is None]
 
@@ -557,12 +543,6 @@ def test_a_comment_about_the_domain_model_is_no_domain_evidence(make_corpus: Mak
     header = "# The shared domain model of the shop\n"
     found = run_rule(make_corpus({"model/openapi.yaml": header + LIBRARY}), "openapi-invalid")
     assert [f.coverage for f in found] == [None], found
-
-
-# Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
-# instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
-# repositories, and short first lines for the closure, union, satisfiability and identity rules.
-# Every fixture here is our own.
 
 
 def api(version: str = "1.0.0", extra: str = "") -> str:
@@ -648,11 +628,6 @@ def test_a_docs_only_openapi_30_document_without_paths_is_a_notice(
     root = make_corpus({"docs/openapi.yaml": docs_only, "parts/openapi.yaml": components_only})
     found = {f.location.path: f.severity for f in run_rule(root, "openapi-invalid")}
     assert found == {"docs/openapi.yaml": Severity.INFO, "parts/openapi.yaml": Severity.ERROR}
-
-
-# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
-# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
-# here is our own.
 
 
 SPLIT_API = """
@@ -895,3 +870,223 @@ def test_what_a_unit_reads_is_within_what_its_refs_reach(make_corpus: MakeCorpus
     assert parts - {document.path} <= reached
     assert "api/attributes.yaml" in reached and "api/responses/error.yaml" in reached
     assert openapi_invalid.unit_reach(corpus, document) == sorted(reached)
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+OPENAPI_HEAD = "openapi: 3.1.0\ninfo:\n  title: Runs\n  version: 1.0.0\n"
+
+
+def test_openapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = OPENAPI_HEAD + (
+        "paths:\n  /v1/runs/{runId}:\n    get:\n      parameters:\n        - {name: runId, in: path, required: true, schema: {type: string}}\n"
+        "      responses:\n        '200':\n          content: {application/json: {schema: {type: object}}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    [finding] = findings_of("openapi-invalid", root)
+    assert '"description" is a required property' in finding.message
+    assert finding.location.pointer == "/paths/~1v1~1runs~1{runId}/get/responses/200"
+    assert finding.location.line == 11
+    (root / "api/openapi.yaml").write_text(
+        doc.replace("'200':\n", "'200':\n          description: The run.\n")
+    )
+    assert findings_of("openapi-invalid", root) == []
+
+
+def test_openapi_invalid_locates_the_semantic_errors_at_their_nodes(
+    make_corpus: MakeCorpus,
+) -> None:
+    """openapi-spec-validator's own checks carry no path: each is placed at its node, a repeated
+    name at the repetition with the first as related, and no `<unset>` keyword."""
+    doc = OPENAPI_HEAD + (
+        "tags:\n  - name: runs\n  - name: runs\n"
+        "paths:\n  /v1/runs:\n    get:\n      operationId: listRuns\n"
+        "      responses: {'200': {description: ok}}\n"
+        "    post:\n      operationId: listRuns\n      responses: {'200': {description: ok}}\n"
+        "  /v1/runs/{runId}:\n    get:\n      operationId: getRun\n      parameters:\n"
+        "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+        "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    found = {f.location.pointer: f for f in findings_of("openapi-invalid", root)}
+    assert all("<unset>" not in f.message for f in found.values())
+    operation = found["/paths/~1v1~1runs/post/operationId"]
+    assert (operation.location.line, operation.location.column) == (14, 7)
+    assert '"listRuns"' in operation.message and "operationId of its own" in operation.message
+    [first] = operation.related
+    assert (first.line, first.pointer) == (11, "/paths/~1v1~1runs/get/operationId")
+    parameter = found["/paths/~1v1~1runs~1{runId}/get/parameters/1/name"]
+    assert parameter.location.line == 21
+    assert parameter.related[0].pointer.endswith("/parameters/0/name")
+    assert found["/tags/1/name"].related[0].line == 6
+    unresolved = found["/paths/~1v1~1runs~1{runId}/get"]
+    assert '"runId"' in unresolved.message and unresolved.location.line == 17
+    fixed = (
+        doc.replace(
+            "    post:\n      operationId: listRuns", "    post:\n      operationId: startRun"
+        )
+        .replace("  - name: runs\n  - name: runs\n", "  - name: runs\n")
+        .replace(
+            "        - {name: verbose, in: query, schema: {type: boolean}}\n" * 2,
+            "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+            "        - {name: runId, in: path, required: true, schema: {type: string}}\n",
+        )
+    )
+    (root / "api/openapi.yaml").write_text(fixed)
+    assert findings_of("openapi-invalid", root) == []
+
+
+def test_openapi_invalid_still_checks_past_a_missing_ref(make_corpus: MakeCorpus) -> None:
+    doc = OPENAPI_HEAD + (
+        "paths:\n  /v1/runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "          content: {application/json: {schema: {$ref: '../schemas/missing.schema.json'}}}\n"
+        "    post:\n      responses:\n        '201':\n          content: {}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    assert any("description" in f.message for f in findings_of("openapi-invalid", root))
+
+
+def test_openapi_invalid_reads_patterns_as_ecma_262(make_corpus: MakeCorpus) -> None:
+    # JSON Schema patterns are ECMA-262 (2020-12 Validation, section 6.3.3): Unicode property
+    # escapes and `(?<name>...)` groups are valid there, though Python's `re` rejects them.
+    def schemas(pattern: str) -> Path:
+        doc = OPENAPI_HEAD + (
+            "paths: {}\ncomponents:\n  schemas:\n"
+            f"    Name: {{type: string, pattern: '{pattern}'}}\n"
+        )
+        return make_corpus({"api/openapi.yaml": doc})
+
+    assert findings_of("openapi-invalid", schemas(r"^\p{L}+$")) == []
+    assert findings_of("openapi-invalid", schemas(r"^(?<word>\w+)$")) == []
+    [broken] = findings_of("openapi-invalid", schemas("^(("))
+    assert broken.location.pointer == "/components/schemas/Name/pattern"
+    assert 'is not a "regex"' in broken.message
+
+
+def test_openapi_invalid_judges_jsonschema_dialects_first_with_the_run_s_classes(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A schema object naming a JSON Schema dialect (`$schema`) is judged by jsonschema-rs
+    first also with the run's time-limited draft classes registered, as every run has them
+    (``install_safe_patterns``): their ``check_schema`` is jsonschema's, in a function of its
+    own. They were missed, and such objects went to the Python metaschema validator alone
+    (0.7 s of a cold check of OpenWOP, nine schema objects)."""
+    install_safe_patterns()
+    dialect = "https://json-schema.org/draft/2020-12/schema"
+    registered = validators.validator_for({"$schema": dialect})
+    asked: list[object] = []
+    original = registered.iter_errors
+
+    def counting(self: object, instance: object, *args: object, **kwargs: object) -> object:
+        asked.append(instance)
+        return original(self, instance, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(registered, "iter_errors", counting)
+    doc = OPENAPI_HEAD + (
+        "paths: {}\ncomponents:\n  schemas:\n"
+        f"    Name:\n      $schema: {dialect}\n      type: string\n      pattern: '^[a-z]+$'\n"
+    )
+    assert findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": doc})) == []
+    assert asked == []
+    # A schema it rejects is still explained by the Python validator, at its place.
+    broken = doc.replace("type: string", "type: strin")
+    [finding] = findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": broken}))
+    assert finding.location.pointer.startswith("/components/schemas/Name"), finding
+    assert asked
+
+
+@pytest.mark.parametrize(
+    ("pattern", "invalid"),
+    [(r"^\p{L}+$", False), (r"[\d-z]", False), (r"\h", False), ("(?i)a", True), ("(?P<x>a)", True)],
+)
+def test_a_schema_object_naming_its_dialect_reads_patterns_as_ecma_262_too(
+    make_corpus: MakeCorpus, pattern: str, invalid: bool
+) -> None:
+    """With `$schema` in the object (and the run's time-limited draft classes registered, as in
+    every run), a `pattern` is still judged by OpenAPI 3.1's ECMA-262 `regex` format, as the
+    library judges it: not by Python's `re` (which accepts `(?i)a` and rejects `[\\d-z]`)."""
+    install_safe_patterns()
+    doc = OPENAPI_HEAD + (
+        "paths: {}\ncomponents:\n  schemas:\n"
+        "    Name:\n      $schema: https://json-schema.org/draft/2020-12/schema\n"
+        f"      type: string\n      pattern: '{pattern}'\n"
+    )
+    found = findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": doc}))
+    assert bool(found) == invalid, found
+    for finding in found:
+        assert finding.location.pointer == "/components/schemas/Name/pattern"
+        assert 'is not a "regex"' in finding.message
+
+
+def test_a_schema_object_naming_its_dialect_is_reported_at_its_first_error_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    """As an object without `$schema` is: the error that comes first in the object as written
+    (`format` before `minLength` here), not the first the metaschema validator yields."""
+    install_safe_patterns()
+    doc = OPENAPI_HEAD + (
+        "paths: {}\ncomponents:\n  schemas:\n"
+        "    Name:\n      $schema: https://json-schema.org/draft/2020-12/schema\n"
+        "      type: string\n      format: 5\n      minLength: -1\n"
+    )
+    [finding] = findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": doc}))
+    assert finding.location.pointer == "/components/schemas/Name/format", finding
+
+
+# OpenAPI Overlays checked against the documents they apply to (issue 49, item 5): the official
+# Overlay 1.0 schema (``overlay-invalid``), targets evaluated as RFC 9535 JSONPath
+# (``overlay-target-unmatched``), and the actions applied and the result validated as
+# ``openapi-invalid`` validates (``overlay-breaks-document``). Fixtures written here.
+
+
+API_OVERLAY = """openapi: 3.1.0
+info: {title: Pets, version: 1.0.0}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: The pets}
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      parameters:
+        - {name: petId, in: path, required: true, schema: {type: string}}
+      responses:
+        "200": {description: A pet}
+"""
+
+
+def overlay(*actions: str, extends: str | None = "openapi.yaml", version: str = "1.0.0") -> str:
+    head = f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0}}\n"
+    if extends is not None:
+        head += f"extends: {extends}\n"
+    return head + "actions:\n" + "".join(actions)
+
+
+def corpus(make_corpus: MakeCorpus, *actions: str, **kwargs: str | None) -> Path:
+    return make_corpus({"openapi.yaml": API_OVERLAY, "overlay.yaml": overlay(*actions, **kwargs)})
+
+
+def test_a_remove_that_breaks_the_document_is_reported(make_corpus: MakeCorpus) -> None:
+    root = corpus(
+        make_corpus, "  - target: $.paths['/pets'].get.responses['200']\n    remove: true\n"
+    )
+    found = run_rule(root, "overlay-breaks-document")
+    # openapi-invalid's errors of an empty `responses` (`minProperties`, and 3.1's `required`).
+    assert found and {f.location.pointer for f in found} == {"/actions/0"}
+    assert all("/paths/~1pets/get/responses:" in f.message for f in found)
+
+
+def test_an_error_the_document_already_has_is_not_the_overlay_s(make_corpus: MakeCorpus) -> None:
+    broken = API_OVERLAY.replace('"200": {description: A pet}', '"200": {}')
+    root = make_corpus(
+        {
+            "openapi.yaml": broken,
+            "overlay.yaml": overlay("  - target: $.info\n    update: {title: Public}\n"),
+        }
+    )
+    assert run_rule(root, "overlay-breaks-document") == []
+    assert run_rule(root, "openapi-invalid") != []

@@ -1,4 +1,5 @@
-"""Tests of parse error."""
+"""``parse-error`` on fixtures written here, one test a case, named after it. The rule: a JSON,
+YAML or Markdown file that cannot be read or parsed."""
 
 from __future__ import annotations
 
@@ -7,12 +8,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_cli, run_rule
+from conftest import findings_of, run_cli, run_rule, schema
 from speclint.common.findings import Severity
-
-# Classes found at the first read of ecosystem batch 5 (issue 45): examples, `$schema` paths,
-# illustrations and sketches, each on a fixture of ours.
-
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -71,12 +68,6 @@ def test_a_string_broken_across_lines_says_so(make_corpus: MakeCorpus) -> None:
         assert " at;" not in finding.message and "at:" not in finding.message
         if rule == "parse-error":  # the key it had: baselines and labels still match it
             assert finding.key == "invalid control character at"
-
-
-# Fences and files read as examples (issue 45, first-read batch 6): a code callout, an elision of
-# two dots or around a phrase, files shown side by side, an example page embedded in another, and
-# the files a site's build or a repository's stated convention reads otherwise than as strict JSON
-# or a single YAML document.
 
 
 def fence(language: str, body: str) -> str:
@@ -179,13 +170,6 @@ def test_examples_with_comments_where_the_repository_says_so(make_corpus: MakeCo
     ]
 
 
-# Issue 49, first-read batch 7: the general classes behind its false and noise verdicts. A
-# docs renderer's diff markers in a fence, a `$ref` to a plain-name fragment (an `$anchor`), a
-# readOnly property an example of a request leaves out, a `.json` file its tool reads as JSON with
-# comments, a test input whose name says it is broken on purpose, and a third party's API document
-# kept as a tool's input.
-
-
 def test_a_rush_config_file_with_comments_is_jsonc(make_corpus: MakeCorpus) -> None:
     jsonc = '// written by the tool\n{\n  /* state */\n  "pnpmShrinkwrapHash": "abc",\n}\n'
     root = make_corpus(
@@ -196,12 +180,6 @@ def test_a_rush_config_file_with_comments_is_jsonc(make_corpus: MakeCorpus) -> N
         }
     )
     assert {f.location.path for f in run_rule(root, "parse-error")} == {"data/state.json"}
-
-
-# Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
-# instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
-# repositories, and short first lines for the closure, union, satisfiability and identity rules.
-# Every fixture here is our own.
 
 
 def yaml(text: str) -> str:
@@ -229,3 +207,37 @@ def test_a_multi_document_manifest_is_not_a_parse_error(make_corpus: MakeCorpus)
         }
     )
     assert [f.location.path for f in run_rule(root, "parse-error")] == ["api/two.yaml"]
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+def test_parse_error_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    broken = '{\n  "type": "object",\n  "required": ["id"],\n}\n'
+    root = make_corpus(
+        {"schemas/run.schema.json": broken, "schemas/ok.schema.json": schema(type="object")}
+    )
+    [finding] = findings_of("parse-error", root)
+    assert (finding.location.path, finding.location.line, finding.location.column) == (
+        "schemas/run.schema.json",
+        3,
+        21,
+    )
+    # At the trailing comma itself, named as what it is (not "expected a property name" on the
+    # next line, where the decoder gave up).
+    assert "trailing comma before `}`" in finding.message
+    (root / "schemas/run.schema.json").write_text(schema(type="object", required=["id"]))
+    assert findings_of("parse-error", root) == []
+
+
+def test_parse_error_for_binary_and_non_utf8_files(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/blob.schema.json": b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR",
+            "spec/latin1.md": "# Caf\xe9\n".encode("latin-1"),
+        }
+    )
+    found = {f.location.path: f for f in findings_of("parse-error", root)}
+    assert "binary" in found["schemas/blob.schema.json"].message
+    assert "UTF-8" in found["spec/latin1.md"].message
+    assert found["spec/latin1.md"].location.line == 1

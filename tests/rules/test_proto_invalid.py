@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_integrity_rules import findings_of
 
+from conftest import findings_of
 from speclint.analyses.context import Context
 from speclint.analyses.grpc.protos import corpus_protos
 from speclint.common.findings import Severity
@@ -1003,12 +1003,6 @@ def test_a_fence_with_a_real_error_beside_an_unshown_import_is_still_reported(
     assert any(said in f.message for f in found)
 
 
-# Issue 45, batch 5's proto-invalid classes: files that share no import compiled apart (a
-# legacy copy of a model beside the current one), imports under the repository's own module path,
-# and a name an import not in the repository may define. Every corpus is written for the test;
-# protoc is the one grpcio-tools ships.
-
-
 def _model(extra: str = "", imports: str = "") -> str:
     """A model of package ``metrics``: the names two proposals of it would share (a message,
     an enum whose values are package-level names in protoc's C++ scoping)."""
@@ -1281,3 +1275,62 @@ def test_module_prefixes_are_read_from_go_mod_and_plain_bazel_prefixes_only() ->
         "example.com/b": "proto",
         "example.com/c": "c/defs",
     }
+
+
+# Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
+# the OpenAPI document (rpc-operation-drift). Every corpus here is written for the test.
+
+
+OPENAPI = """\
+openapi: 3.1.0
+info:
+  title: Runs
+  version: 1.0.0
+servers:
+  - url: https://api.example.test/api
+paths:
+  /v1/runs:
+    post:
+      operationId: createRun
+      responses:
+        "201":
+          description: created
+  /v1/runs/{runId}:
+    get:
+      operationId: getRun
+      responses:
+        "200":
+          description: the run
+  /v1/runs/{runId}:cancel:
+    post:
+      operationId: cancelRun
+      responses:
+        "200":
+          description: cancelled
+"""
+
+
+def test_a_service_fence_shown_without_its_messages_is_read_and_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        '# gRPC\n\n```protobuf\nsyntax = "proto3";\npackage runs.v1;\n'
+        "service Runs {\n  rpc CreateRun(CreateRunRequest) returns (Run);\n"
+        "  rpc GetRun(GetRunRequest) returns (Run);\n"
+        "  rpc CancelRun(CancelRunRequest) returns (google.protobuf.Empty);\n"
+        "  rpc ForkRun(ForkRunRequest) returns (Run);\n}\n```\n"
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "spec/grpc.md": page})
+    protos = corpus_protos(Context.load(root))
+    excerpt = protos.fence_file(protos.fences[0])
+    assert excerpt is not None
+    assert [rpc.name for rpc in excerpt.services[0].rpcs] == [
+        "CreateRun",
+        "GetRun",
+        "CancelRun",
+        "ForkRun",
+    ]
+    assert findings_of("proto-invalid", root) == []  # an excerpt, not an error
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert (finding.location.path, finding.location.line) == ("spec/grpc.md", 10)
+    assert "rpc `ForkRun` has no operation" in finding.message

@@ -1,4 +1,5 @@
-"""Tests of required undeclared."""
+"""``required-undeclared`` on fixtures written here, one test a case, named after it. The rule: a
+``required`` name that no ``properties`` or ``patternProperties`` in scope declares."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of schema invalid."""
+"""``schema-invalid`` on fixtures written here, one test a case, named after it. The rule: a JSON
+Schema that is not valid against the metaschema of its declared ``$schema``."""
 
 from __future__ import annotations
 
@@ -7,12 +8,9 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule, schema
+import pytest
 
-# Issue 45, ecosystem batch 3 at first read: a `$ref` a bundler inlines that only a `oneOf`
-# branch rejects, the explanation of a `oneOf` of a Reference and an object, errors past the
-# cap said, not dropped. Every fixture here is our own.
-
+from conftest import findings_of, run_rule, schema
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -32,21 +30,12 @@ def test_schema_errors_past_the_cap_are_counted_not_dropped(make_corpus: MakeCor
     assert note.message.startswith("13 more errors of the schema")
 
 
-# Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours.
-
-
 def test_a_json_file_with_lone_carriage_returns_is_located_line_for_line(
     make_corpus: MakeCorpus,
 ) -> None:
     root = make_corpus({"schemas/bad.schema.json": '{\r  "type": 5\r}\r'})
     [finding] = run_rule(root, "schema-invalid")
     assert finding.location.line == 2
-
-
-# Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
-# instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
-# repositories, and short first lines for the closure, union, satisfiability and identity rules.
-# Every fixture here is our own.
 
 
 def yaml(text: str) -> str:
@@ -89,11 +78,6 @@ def test_a_schema_with_a_wrong_type_name_is_still_invalid(make_corpus: MakeCorpu
         {"schemas/count.schema.json": schema(type="object", properties={"n": {"type": "int"}})}
     )
     assert [f.location.pointer for f in run_rule(root, "schema-invalid")] == ["/properties/n/type"]
-
-
-# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
-# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
-# here is our own.
 
 
 SPLIT_API = """
@@ -164,3 +148,71 @@ def test_a_properties_map_kept_in_another_file_is_judged_there(make_corpus: Make
     [finding] = run_rule(root, "schema-invalid")
     assert finding.location.path == "api/models/attributes.yaml"
     assert finding.location.pointer == "/widget_ids/ids/minItems"
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+def test_schema_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schemas/run.schema.json": schema(type="object", required="runId")})
+    [finding] = findings_of("schema-invalid", root)
+    assert finding.location.pointer == "/required"
+    assert 'not of type "array"' in finding.message
+    (root / "schemas/run.schema.json").write_text(schema(type="object", required=["runId"]))
+    assert findings_of("schema-invalid", root) == []
+
+
+def test_schema_invalid_uses_the_declared_dialect(make_corpus: MakeCorpus) -> None:
+    # draft-04's exclusiveMinimum is a boolean; a number is invalid there and valid in 2020-12.
+    draft4 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "minimum": 1,
+        "exclusiveMinimum": 1,
+    }
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(draft4),
+            "schemas/b.schema.json": schema(exclusiveMinimum=1),
+        }
+    )
+    found = findings_of("schema-invalid", root)
+    assert [f.location.path for f in found] == ["schemas/a.schema.json"]
+
+
+def test_schema_invalid_unknown_dialect(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(
+                {"$schema": "https://json-schema.org/draft/2099/schema"}
+            )
+        }
+    )
+    assert any("unknown dialect" in f.message for f in findings_of("schema-invalid", root))
+
+
+def test_schema_invalid_asks_the_python_validator_only_about_rejected_schemas(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """jsonschema-rs judges first; the slower validator explains only what it rejects, with the
+    same findings as before (issue 16)."""
+    import speclint.rules.schema_invalid as rule
+
+    asked: list[object] = []
+    original = rule.located_errors
+
+    def counting(validator: object, part: object, limit: int) -> object:
+        asked.append(part)
+        return original(validator, part, limit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rule, "located_errors", counting)
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+    root = make_corpus(
+        {
+            "schemas/ok.schema.json": schema(type="object", properties={"a": {"type": "string"}}),
+            "schemas/old.schema.json": json.dumps(draft7),
+            "schemas/bad.schema.json": schema(type="objekt"),
+        }
+    )
+    [finding] = findings_of("schema-invalid", root)
+    assert finding.location.path == "schemas/bad.schema.json" and "objekt" in finding.message
+    assert len(asked) == 1

@@ -1,4 +1,5 @@
-"""Tests of undeclared tag."""
+"""``undeclared-tag`` on fixtures written here, one test a case, named after it. The rule: an
+OpenAPI operation tagged with a name the document's ``tags`` list does not declare."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of unresolved ref."""
+"""``unresolved-ref`` on fixtures written here, one test a case, named after it. The rule: a
+``$ref`` that does not resolve inside the corpus."""
 
 from __future__ import annotations
 
@@ -7,19 +8,17 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from test_version_drift import not_checked
 
-from conftest import run_rule, schema
+from conftest import findings_of, run_rule, schema
 from conftest import run_rule as run
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
+from speclint.rules import unresolved_ref
 from speclint.run.catalog import all_rules
+from speclint.run.coverage import Note, of_corpus
 from speclint.run.engine import Options, lint
-
-# Issue 45, ecosystem batch 3 at first read: a `$ref` a bundler inlines that only a `oneOf`
-# branch rejects, the explanation of a `oneOf` of a Reference and an object, errors past the
-# cap said, not dropped. Every fixture here is our own.
-
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -58,11 +57,6 @@ def test_a_pointer_that_leaves_a_keys_slash_unescaped_is_told_how_to_write_it(
         in found["#/components/messages/v1/Hello"]
     )
     assert "check the spelling" in found["#/components/messages/v1/Bye"]
-
-
-# Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
-# most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
-# for a string enum of numbers. Every fixture here is our own.
 
 
 PAGES = "https://acme.github.io/models.Rain"
@@ -200,11 +194,6 @@ def test_a_trailing_slash_is_told_to_be_dropped(make_corpus: MakeCorpus) -> None
     assert "Add the file" not in finding.message
 
 
-# Classes found at the first read of ecosystem batch 5 (issue 45): sources of an API the
-# repository's own build assembles, a tooling package's version, a list contrasted with an enum,
-# a ``$ref`` to a file the build writes. Each on a fixture of ours.
-
-
 GENERATOR = """\
 import fs from "fs"
 
@@ -271,12 +260,6 @@ def test_a_program_is_found_from_the_folder_of_the_command_that_runs_it(
     found = run_rule(root, "unresolved-ref")
     assert [f.coverage for f in found] == ["build-output"], found
     assert "tools/gen/generate.js" in found[0].message
-
-
-# Classes found at the first read of ecosystem batch 6 (issue 45) in ``unresolved-ref`` and
-# ``openapi-invalid``: a schema named by the relative ``$id`` another folder's schema declares, one
-# missing name repeated in every folder of a convention, a bundler's pointer through a ``$ref``, a
-# SwaggerHub domain. Each on a fixture of ours.
 
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -475,11 +458,6 @@ def test_a_bare_name_under_the_repositorys_own_id_is_still_missing(
     assert [f.coverage for f in found] == [None], found
 
 
-# Remote references on what the third ecosystem reading showed (issue 26): a URL whose host is
-# a bare word can never resolve (an unresolved-ref warning); the others are not followed, which
-# the run says as coverage (issue 45), one note per reference in the file's order.
-
-
 def test_a_url_whose_host_is_a_bare_word_is_a_warning_with_the_url_meant(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -513,11 +491,6 @@ def test_the_notes_follow_the_files_order(make_corpus: MakeCorpus) -> None:
     notes = not_checked(root, "remote-ref")
     assert len(notes) == 12 and [n.line for n in notes] == sorted(n.line for n in notes)
     assert notes[0].what.startswith("`https://example.net/0.json`")
-
-
-# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
-# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
-# here is our own.
 
 
 SPLIT_API = """
@@ -597,19 +570,6 @@ def test_a_default_response_kept_in_a_missing_file_is_unresolved(make_corpus: Ma
     files = {**split_api(operation), "api/openapi.yaml": yaml_text(api)}
     [missing] = run_rule(make_corpus(files), "unresolved-ref")
     assert "responses/gone.yaml" in missing.message
-
-
-# Issue 26, precision of the value rules on repositories nobody tuned them for.
-#
-# example-invalid, value-invalid, fence-invalid, unresolved-ref and enum-drift each had classes of
-# findings that are true to the letter but not worth a maintainer's time (a ``null`` example where
-# ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
-# "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
-# small corpus of our own here.
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 def released_api(version: str, facets: list[str], broken: str = "") -> str:
@@ -729,3 +689,119 @@ def test_a_ref_by_url_to_a_file_served_beside_the_document_resolves(
     )
     [finding] = findings_of("unresolved-ref", root)
     assert "gone.json" in finding.message
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+OPENAPI_HEAD = "openapi: 3.1.0\ninfo:\n  title: Runs\n  version: 1.0.0\n"
+
+
+def remote_notes(corpus: Context) -> list[Note]:
+    return [note for note in of_corpus(corpus) if note.kind == "remote-ref"]
+
+
+def test_unresolved_ref_groups_sites_per_missing_file(make_corpus: MakeCorpus) -> None:
+    refs = "".join(
+        f"  /v1/r{i}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        f"          content: {{application/json: {{schema: {{$ref: '../schemas/error-envelope.schema.json'}}}}}}\n"
+        for i in range(3)
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI_HEAD + "paths:\n" + refs})
+    [finding] = findings_of("unresolved-ref", root)
+    assert "schemas/error-envelope.schema.json` does not exist" in finding.message
+    assert len(finding.related) == 2
+    (root / "schemas").mkdir()
+    (root / "schemas/error-envelope.schema.json").write_text(schema(type="object"))
+    assert findings_of("unresolved-ref", root) == []
+
+
+def test_unresolved_ref_past_its_related_limit_counts_the_sites_left_out(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(unresolved_ref, "RELATED_LIMIT", 2)
+    refs = "".join(
+        f"  /v1/r{i}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        f"          content: {{application/json: {{schema: {{$ref: '../schemas/gone.json'}}}}}}\n"
+        for i in range(5)
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI_HEAD + "paths:\n" + refs})
+    [finding] = findings_of("unresolved-ref", root)
+    assert "5 `$ref`s point to it." in finding.message
+    assert "all listed" not in finding.message
+    assert finding.message.endswith(
+        "\nThe related locations list 2 of its 4 other `$ref`s, and 2 more are not listed"
+    )
+    assert len(finding.related) == 2
+    # `$id`s no schema declares, one generated family under one folder: the same
+    (root / "api/openapi.yaml").unlink()
+    refs = [{"$ref": f"https://example.org/store/{v}.json"} for v in range(4)]
+    root = make_corpus(
+        {"schemas/all.json": schema(**{"$id": "https://example.org/all.json", "oneOf": refs})}
+    )
+    [family] = findings_of("unresolved-ref", root)
+    assert "and 3 more). Add the schemas" in family.message
+    assert family.message.endswith("list 2 of its 3 other `$ref`s, and 1 more is not listed")
+
+
+def test_unresolved_ref_missing_pointer_and_id_base(make_corpus: MakeCorpus) -> None:
+    common = schema(
+        **{
+            "$id": "https://acme.example/schemas/common.schema.json",
+            "$defs": {"Id": {"type": "string"}},
+        }
+    )
+    run = schema(
+        **{
+            "$id": "https://acme.example/schemas/run.schema.json",
+            "properties": {
+                "id": {"$ref": "common.schema.json#/$defs/Id"},
+                "x": {"$ref": "common.schema.json#/$defs/Idd"},
+            },
+        }
+    )
+    root = make_corpus({"schemas/common.schema.json": common, "schemas/run.schema.json": run})
+    [finding] = findings_of("unresolved-ref", root)
+    assert finding.location.pointer == "/properties/x/$ref"
+    assert "`/$defs/Idd`" in finding.message
+
+
+def test_unresolved_ref_reports_a_cycle_once(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(**{"$ref": "b.schema.json"}),
+            "schemas/b.schema.json": schema(**{"$ref": "a.schema.json"}),
+            "schemas/tree.schema.json": schema(
+                type="object", properties={"children": {"type": "array", "items": {"$ref": "#"}}}
+            ),
+        }
+    )
+    [finding] = findings_of("unresolved-ref", root)
+    assert "circular $ref chain" in finding.message
+    assert "a.schema.json" in finding.message and "b.schema.json" in finding.message
+
+
+def test_a_remote_ref_is_not_followed_and_ref_map_maps_it(make_corpus: MakeCorpus) -> None:
+    doc = schema(properties={"envelope": {"$ref": "https://schemas.example.net/envelope.json"}})
+    root = make_corpus({"schemas/run.schema.json": doc})
+    [note] = remote_notes(Context.load(root))
+    assert (note.path, note.line) == ("schemas/run.schema.json", 5)
+    assert findings_of("unresolved-ref", root) == []
+    (root / "speclint.toml").write_text(
+        'include = ["schemas/**/*.json"]\n[ref-map]\n"https://schemas.example.net/" = "vendor/"\n'
+    )
+    (root / "vendor").mkdir()
+    (root / "vendor/envelope.json").write_text(schema(type="object"))
+    from speclint.model.config import load_config
+
+    corpus = Context.load(root, load_config(root))
+    assert remote_notes(corpus) == []
+    [missing] = all_rules()["unresolved-ref"].check(corpus, {})
+    assert "did not load (check `include`)" in missing.message  # vendor/ is outside the globs
+    (root / "speclint.toml").write_text(
+        'include = ["schemas/**/*.json", "vendor/**/*.json"]\n'
+        '[ref-map]\n"https://schemas.example.net/" = "vendor/"\n'
+    )
+    corpus = Context.load(root, load_config(root))
+    assert remote_notes(corpus) == []
+    assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []

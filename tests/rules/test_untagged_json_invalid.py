@@ -1,4 +1,5 @@
-"""Tests of untagged json invalid."""
+"""``untagged-json-invalid`` on fixtures written here, one test a case, named after it. The rule:
+an untagged code block in the prose that is plainly JSON and broken by a slip."""
 
 from __future__ import annotations
 

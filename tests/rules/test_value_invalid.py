@@ -8,16 +8,14 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule, schema
+import pytest
+
+from conftest import findings_of, run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def findings_of(rule: str, root: Path, options: dict[str, object] | None = None) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), options or {}))
 
 
 def test_default_outside_its_enum_fails_and_passes(make_corpus: MakeCorpus) -> None:
@@ -283,11 +281,6 @@ def test_a_schema_object_whose_schema_is_no_string_is_left_and_the_rest_is_check
     assert [f.location.pointer for f in found] == ["/properties/other/enum/1"]
 
 
-# Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
-# most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
-# for a string enum of numbers. Every fixture here is our own.
-
-
 def yaml(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
@@ -366,19 +359,6 @@ def test_a_number_in_a_json_string_enum_keeps_its_advice(make_corpus: MakeCorpus
     assert "remove the member from the `enum`, or add its type to `type`" in finding.message
 
 
-# Issue 26, precision of the value rules on repositories nobody tuned them for.
-#
-# example-invalid, value-invalid, fence-invalid, unresolved-ref and enum-drift each had classes of
-# findings that are true to the letter but not worth a maintainer's time (a ``null`` example where
-# ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
-# "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
-# small corpus of our own here.
-
-
-def findings_of_values(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
-
-
 def errors(found: list[Finding]) -> list[Finding]:
     return [f for f in found if f.severity is Severity.ERROR]
 
@@ -399,7 +379,7 @@ def test_placeholder_defaults_are_one_info_and_wrong_types_stay_errors(
         },
     }
     root = make_corpus({"schemas/conf.schema.json": schema(**body)})
-    found = findings_of_values("value-invalid", root)
+    found = findings_of("value-invalid", root)
     assert sorted(f.location.pointer or "" for f in errors(found)) == [
         "/properties/mode/default",
         "/properties/port/default",
@@ -414,3 +394,71 @@ def test_placeholder_defaults_are_one_info_and_wrong_types_stay_errors(
         "/properties/version/default",
     }
     assert len(info.terminal_message.split("\n")[0]) <= 200
+
+
+# The corpus-integrity rules, each with the PASS and FAIL cases of its docstring.
+
+
+OPENAPI_HEAD = "openapi: 3.1.0\ninfo:\n  title: Runs\n  version: 1.0.0\n"
+
+
+_SCHEMA_DEFECTS = {  # defect: (the schema, where the finding points in 3.0 and in 3.1)
+    "a valid document": ("", None),
+    "a schema of the wrong type": ("{type: 5}", "/type"),
+    "a discriminator that is not an object": ("{discriminator: 5}", "/discriminator"),
+    "a required list of numbers": ("{type: object, required: [1]}", "/required"),
+    "a property schema that is a string": ("{properties: {id: nope}}", "/properties/id"),
+    "a default that breaks its schema": ("{type: integer, default: soon}", "/default"),
+    "an unknown dialect": ("{$schema: 'https://example.org/dialect'}", ""),
+    # A schema object naming a JSON Schema dialect is judged by that dialect's metaschema
+    # (jsonschema-rs first there too, issue 16).
+    "a 2020-12 schema of the wrong type": (
+        "{$schema: 'https://json-schema.org/draft/2020-12/schema', type: 5}",
+        "/type",
+    ),
+}
+
+
+@pytest.mark.parametrize("defect", sorted(_SCHEMA_DEFECTS))
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_openapi_invalid_judges_schemas_as_openapi_spec_validator_does(
+    make_corpus: MakeCorpus, defect: str, version: str
+) -> None:
+    # The rule judges with jsonschema-rs first and asks the Python validators only about what it
+    # rejects (issue 13: a 20 MB document did not finish); the verdicts must stay the library's
+    # own, on every OpenAPI version's walker, each placed at the schema that is wrong.
+    import yaml
+    from openapi_spec_validator.shortcuts import get_validator_cls
+
+    bad, where = _SCHEMA_DEFECTS[defect]
+    chain = "".join(
+        f"    S{i}:\n      type: object\n      properties:\n"
+        f"        next: {{$ref: '#/components/schemas/S{i + 1}'}}\n"
+        for i in range(40)
+    )
+    doc = (
+        OPENAPI_HEAD.replace("3.1.0", version)
+        + "paths:\n  /runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        + "          content: {application/json: {schema: {$ref: '#/components/schemas/S0'}}}\n"
+        + "components:\n  schemas:\n"
+        + chain
+        + "    S40: {type: string}\n"
+        + (f"    Bad: {bad}\n" if bad else "")
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    data = yaml.safe_load(doc)
+    library = list(get_validator_cls(data)(data).iter_errors())
+    found = findings_of("openapi-invalid", root)
+    if where == "/default":
+        # The library's verdict, given once at the default by value-invalid (issue 28).
+        assert library and not found, (found, library)
+        [value] = findings_of("value-invalid", root)
+        assert value.location.pointer == "/components/schemas/Bad/default"
+        return
+    assert bool(found) == bool(library) == bool(bad), (found, library)
+    for finding in found:
+        assert finding.location.pointer.startswith("/components/schemas/Bad"), finding
+        assert finding.location.line == doc.count("\n", 0, doc.index("    Bad:")) + 1
+    if found and version == "3.1.0":
+        # 3.0's structural schema already rejects the schema object as a whole
+        assert any(f.location.pointer.startswith(f"/components/schemas/Bad{where}") for f in found)

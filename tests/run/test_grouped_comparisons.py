@@ -167,7 +167,7 @@ def test_a_finding_of_one_place_whose_message_changes_is_changed_not_new_and_fix
     tmp_path: Path,
 ) -> None:
     """The same place with the same key saying something else (one more value the enum lacks) is
-    that finding changed, for the worse (issue 48, item 3; tests/test_changed_findings.py)."""
+    that finding changed, for the worse (issue 48, item 3; tests/run/test_changed_findings.py)."""
     before = {"docs/p.md": STATUS_PAGE, "schemas/b.schema.json": status_schema("b")}
     after = {**before, "docs/p.md": STATUS_PAGE.replace("`archived`", "`archived` | `gone`")}
     outcome = gate(pull_request(tmp_path, before, after))

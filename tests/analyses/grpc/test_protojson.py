@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_integrity_rules import findings_of
 
+from conftest import findings_of
 from speclint.analyses.grpc.protojson import described, field_types, schema_types
 from speclint.analyses.grpc.surfaces import path_fields
 from speclint.frontends.cli import main

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from test_cli import cli
-from test_integrity_rules import findings_of
 from test_provenance import findings, listing
 
+from conftest import findings_of
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import generated_header
 from speclint.parsing.shell import make_expanded, variable_pattern

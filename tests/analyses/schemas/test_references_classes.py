@@ -15,18 +15,13 @@ from pathlib import Path
 
 from test_cli import cli
 
+from conftest import findings_of
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.outputs.api_bundle import bundle_api, external_refs
 from speclint.parsing.kinds import DocumentKind
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    corpus = Context.load(root)
-    return list(all_rules()[rule].check(corpus, {}))
 
 
 # --- a `$ref` into a plain fragment file ---------------------------------------------------------

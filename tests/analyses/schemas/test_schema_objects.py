@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import findings_of
 from speclint.analyses.api import inlining
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_module
 from speclint.model.config import Config
 from speclint.model.corpus import Document, parse_document, refine
@@ -23,10 +23,6 @@ MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 HEAD = "openapi: {version}\ninfo: {{title: Pets, version: '1'}}\n"
 BAD = "{type: string, maxLength: -1}"
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 # Each place an OpenAPI 3.1 document holds a schema object, with BAD written there; the library's

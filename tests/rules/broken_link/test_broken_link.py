@@ -662,9 +662,6 @@ def test_the_newest_release_beside_a_snapshot_is_not_frozen_by_the_parent(
     assert finding.severity is Severity.WARNING
 
 
-# Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours.
-
-
 def test_a_page_written_with_lone_carriage_returns_is_read_line_for_line(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -698,9 +695,6 @@ def test_a_page_written_with_lone_carriage_returns_is_read_line_for_line(
     assert (link.location.line, link.location.column) == (13, 60)
 
 
-# Classes found at the first read of ecosystem batch 5 (issue 45), each on a fixture of ours.
-
-
 API = (
     "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
     "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
@@ -728,11 +722,6 @@ def test_a_shared_analysis_that_fails_costs_its_readers_not_the_run(
     assert code == 1
     rules = {f["rule"] for f in findings}
     assert "internal-error" in rules and "broken-link" in rules
-
-
-# Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
-# schema speclint does not ship, and messages garbled on their way to the report. Every fixture
-# here is our own.
 
 
 def test_a_url_in_parentheses_is_named_as_written(make_corpus: MakeCorpus) -> None:
@@ -765,3 +754,18 @@ def test_a_quoted_destination_on_the_next_line_is_shown_as_written(
     assert "%22" not in finding.message
     assert finding.message.startswith('`"../assets/example.json"`')
     assert "quotes are part of the destination: write `../assets/example.json`" in (finding.message)
+
+
+# Issue 49's precision classes of the Overlay rules (and arazzo-invalid's design folders), each a
+# case on a fixture written here: archived overlays are records (not applied), a proposal's draft is
+# told at info, Overlay 1.1 is validated by its own schema (and 1.1's `info.description` is no
+# defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
+
+
+def test_a_page_in_a_qualified_archive_folder_is_a_record_for_broken_link(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Notes\n\nSee [the guide](missing.md).\n"
+    root = make_corpus({"docs/old_archive/notes.md": page, "docs/notes.md": page})
+    paths = [f.location.path for f in run_rule(root, "broken-link")]
+    assert paths == ["docs/notes.md"]

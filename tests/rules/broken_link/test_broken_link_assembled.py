@@ -1,4 +1,6 @@
-"""Tests of broken link assembled."""
+"""``broken-link`` on documents a build assembles: a specification put together from Markdown
+fragments or includes (ReSpec, spec-md), pages rendered from templates, files a build copies
+into place; a link is judged as the published document reads it."""
 
 from __future__ import annotations
 

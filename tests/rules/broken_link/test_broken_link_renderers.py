@@ -19,7 +19,6 @@ from speclint.analyses.prose.renderers import mkdocs_slug, renderers
 from speclint.common.findings import Finding
 from speclint.parsing.links import page_of
 from speclint.parsing.prose import markdown_tokens
-from speclint.run.catalog import all_rules
 
 API = json.dumps(
     {
@@ -652,10 +651,6 @@ def test_a_url_link_from_a_partial_is_not_judged(make_corpus: MakeCorpus) -> Non
 # writes a syntax sketch is not broken JSON, and a MyST label is not a file path.
 
 
-def findings_of_notation(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
-
-
 LABELLED = "# Roles\n\n(ref-role)=\n## The ref role\n\nText.\n"
 
 
@@ -674,7 +669,7 @@ def test_a_myst_label_reference_is_resolved_against_the_labels_of_the_project(
     still reported."""
     files = {"docs/myst.yml": "version: 1\n", "docs/roles.md": LABELLED, "docs/guide.md": CITING}
     root = make_corpus(files)
-    [finding] = findings_of_notation("broken-link", root)
+    [finding] = findings_of(root)
     assert finding.message.startswith("`ref-rloe`")
 
 
@@ -682,7 +677,7 @@ def test_a_label_reference_outside_a_myst_project_is_a_missing_file(
     make_corpus: MakeCorpus,
 ) -> None:
     root = make_corpus({"docs/roles.md": LABELLED, "docs/guide.md": CITING})
-    found = {f.message.split("`")[1] for f in findings_of_notation("broken-link", root)}
+    found = {f.message.split("`")[1] for f in findings_of(root)}
     assert found == {"#ref-role", "ref-rloe", "ref-role"}
 
 
@@ -693,14 +688,10 @@ def test_a_label_counts_only_where_a_myst_project_sets_it_outside_code(
     project writes, sets no target: the project's `[text](label)` to it leads nowhere."""
     shown = "# Syntax\n\n```md\n(ref-role)=\n## The ref role\n```\n"
     files = {"docs/myst.yml": "version: 1\n", "docs/syntax.md": shown, "docs/guide.md": CITING}
-    found = {
-        f.message.split("`")[1] for f in findings_of_notation("broken-link", make_corpus(files))
-    }
+    found = {f.message.split("`")[1] for f in findings_of(make_corpus(files))}
     assert {"ref-role", "ref-rloe"} <= found
     outside = files | {"docs/syntax.md": "# Syntax\n", "notes/roles.md": LABELLED}
-    found = {
-        f.message.split("`")[1] for f in findings_of_notation("broken-link", make_corpus(outside))
-    }
+    found = {f.message.split("`")[1] for f in findings_of(make_corpus(outside))}
     assert found == {"#ref-role", "ref-role", "ref-rloe"}
 
 
@@ -712,7 +703,5 @@ def test_a_label_in_a_sphinx_project_without_myst_sets_no_target(make_corpus: Ma
         "docs/roles.md": LABELLED,
         "docs/guide.md": CITING,
     }
-    found = {
-        f.message.split("`")[1] for f in findings_of_notation("broken-link", make_corpus(files))
-    }
+    found = {f.message.split("`")[1] for f in findings_of(make_corpus(files))}
     assert {"ref-role", "ref-rloe"} <= found

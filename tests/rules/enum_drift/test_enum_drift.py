@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from conftest import run_rule, schema
+from conftest import findings_of, run_rule, schema
 from conftest import run_rule as run
 from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.prose.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
 from speclint.rules import enum_drift
@@ -1162,10 +1162,6 @@ def test_a_list_of_our_values_is_still_bound(make_corpus: MakeCorpus) -> None:
 # ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
 # "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
 # small corpus of our own here.
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 MEMBERSHIP = ["join", "invite", "knock", "leave", "ban"]

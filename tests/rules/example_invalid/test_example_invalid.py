@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from jsonschema.exceptions import ValidationError
 
-from conftest import DIALECT, run_cli, run_rule, schema, write_files
+from conftest import DIALECT, findings_of, run_cli, run_rule, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.validation import short_message, validator_class_at
 from speclint.common.findings import Finding, Severity
@@ -1131,10 +1131,6 @@ def test_a_request_example_may_leave_out_a_readonly_discriminating_property(
 # ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
 # "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
 # small corpus of our own here.
-
-
-def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 def errors(found: list[Finding]) -> list[Finding]:

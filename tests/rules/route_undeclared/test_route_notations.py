@@ -1,4 +1,6 @@
-"""Tests of route notations."""
+"""``route-undeclared`` on the notations a route is written in: every placeholder style, optional
+segments, paths without a leading slash or cut short of the API's path, renamed parameters,
+routes in front matter and in code blocks."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""OpenAPI Overlays checked against the documents they apply to (issue 49, item 5): the official
-Overlay 1.0 schema (``overlay-invalid``), targets evaluated as RFC 9535 JSONPath
-(``overlay-target-unmatched``), and the actions applied and the result validated as
-``openapi-invalid`` validates (``overlay-breaks-document``). Fixtures written here."""
+"""``overlay-target-unmatched`` on fixtures written here, one test a case, named after it. The
+rule: an Overlay action whose `target` selects no node of the document the overlay applies to."""
 
 from __future__ import annotations
 
@@ -11,9 +9,7 @@ import json
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-import pytest
 import yaml
 
 from conftest import run_cli, run_rule
@@ -22,6 +18,7 @@ from speclint.analyses.repository.downloads import build_outputs
 from speclint.analyses.workflows.overlays import (
     Action,
     actions_of,
+    applied_to,
     apply_action,
     compiled,
     legacy_dialect,
@@ -30,10 +27,17 @@ from speclint.analyses.workflows.overlays import (
     validation_scope,
 )
 from speclint.common.findings import Severity
+from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind, classify
-from speclint.rules import overlay_breaks_document
+
+# OpenAPI Overlays checked against the documents they apply to (issue 49, item 5): the official
+# Overlay 1.0 schema (``overlay-invalid``), targets evaluated as RFC 9535 JSONPath
+# (``overlay-target-unmatched``), and the actions applied and the result validated as
+# ``openapi-invalid`` validates (``overlay-breaks-document``). Fixtures written here.
+
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 API = """openapi: 3.1.0
 info: {title: Pets, version: 1.0.0}
@@ -64,7 +68,32 @@ def corpus(make_corpus: MakeCorpus, *actions: str, **kwargs: str | None) -> Path
     return make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions, **kwargs)})
 
 
-# overlay-invalid
+def action(target: str, **fields: object) -> Action:
+    return actions_of({"actions": [{"target": target, **fields}]})[0]
+
+
+ARCHIVED = "  - target: $.components.schemas.{name}.description\n    update: old text\n"
+
+
+LEGACY = [
+    "  - target: $.paths./pets/{petId}.get\n    update: {summary: x}\n",
+    "  - target: $.paths./pets.get\n    update: {summary: s}\n",
+    "  - target: $.paths./pets/{petId}.get.parameters[?(@.name=='petId')]\n"
+    "    update: {description: d}\n",
+]
+
+
+OTHER_API = """openapi: 3.1.0
+info: {title: Shop, version: 1.0.0}
+paths:
+  /orders:
+    get:
+      responses:
+        "200": {description: The orders}
+components:
+  schemas:
+    Order: {type: object}
+"""
 
 
 def test_the_vendored_schema_is_the_published_file_unchanged() -> None:
@@ -89,30 +118,6 @@ def test_speclint_files_lists_an_overlay_with_its_kind(make_corpus: MakeCorpus) 
     [row] = [line for line in run.output.splitlines() if line.startswith("overlay.yaml")]
     assert row.split()[1] == "overlay"
     assert "1 OpenAPI Overlay (1.0)" in run.output
-
-
-def test_a_misspelt_action_field_is_reported_at_the_action(make_corpus: MakeCorpus) -> None:
-    root = corpus(make_corpus, "  - target: $.paths['/pets']\n    remvoe: true\n")
-    [finding] = run_rule(root, "overlay-invalid")
-    assert finding.location.pointer == "/actions/0"
-    assert "'remvoe'" in finding.message or '"remvoe"' in finding.message
-    assert "valid Overlay 1.0" in finding.message
-
-
-def test_a_valid_overlay_passes_the_schema(make_corpus: MakeCorpus) -> None:
-    root = corpus(make_corpus, "  - target: $.paths['/pets']\n    remove: true\n    x-why: old\n")
-    assert run_rule(root, "overlay-invalid") == []
-
-
-def test_an_overlay_of_a_release_without_a_shipped_schema_is_not_checked(
-    make_corpus: MakeCorpus,
-) -> None:
-    root = corpus(make_corpus, "  - target: $.info\n    copy: $.x\n", version="1.2.0")
-    [note] = run_rule(root, "overlay-invalid")
-    assert note.coverage == "no-schema"
-
-
-# overlay-target-unmatched
 
 
 def test_a_target_that_selects_nothing_names_the_nearest_member(make_corpus: MakeCorpus) -> None:
@@ -181,61 +186,6 @@ def test_without_extends_the_document_its_targets_point_into_is_used(
     assert "selects no node of openapi.yaml" in finding.message
 
 
-# overlay-breaks-document
-
-
-def test_an_update_that_breaks_the_document_is_reported_at_the_action(
-    make_corpus: MakeCorpus,
-) -> None:
-    root = corpus(
-        make_corpus,
-        "  - target: $.info\n    update: {x-a: 1}\n",
-        "  - target: $.paths['/pets'].get.responses['200']\n    update: {description: [x]}\n",
-    )
-    [finding] = run_rule(root, "overlay-breaks-document")
-    assert finding.location.pointer == "/actions/1"
-    assert "/paths/~1pets/get/responses/200/description" in finding.message
-    assert finding.related[0].path == "openapi.yaml"
-
-
-def test_a_remove_that_breaks_the_document_is_reported(make_corpus: MakeCorpus) -> None:
-    root = corpus(
-        make_corpus, "  - target: $.paths['/pets'].get.responses['200']\n    remove: true\n"
-    )
-    found = run_rule(root, "overlay-breaks-document")
-    # openapi-invalid's errors of an empty `responses` (`minProperties`, and 3.1's `required`).
-    assert found and {f.location.pointer for f in found} == {"/actions/0"}
-    assert all("/paths/~1pets/get/responses:" in f.message for f in found)
-
-
-def test_an_error_the_document_already_has_is_not_the_overlay_s(make_corpus: MakeCorpus) -> None:
-    broken = API.replace('"200": {description: A pet}', '"200": {}')
-    root = make_corpus(
-        {
-            "openapi.yaml": broken,
-            "overlay.yaml": overlay("  - target: $.info\n    update: {title: Public}\n"),
-        }
-    )
-    assert run_rule(root, "overlay-breaks-document") == []
-    assert run_rule(root, "openapi-invalid") != []
-
-
-def test_an_action_that_repairs_an_earlier_one_leaves_nothing(make_corpus: MakeCorpus) -> None:
-    root = corpus(
-        make_corpus,
-        "  - target: $.paths['/pets'].get.responses['200']\n    update: {description: [x]}\n",
-        "  - target: $.paths['/pets'].get.responses['200']\n    update: {description: x}\n",
-    )
-    assert run_rule(root, "overlay-breaks-document") == []
-
-
-# Applying actions (Overlay 1.0.0 §4.4.3)
-
-
-def action(target: str, **fields: object) -> Action:
-    return actions_of({"actions": [{"target": target, **fields}]})[0]
-
-
 def test_an_update_merges_objects_recursively_and_appends_to_arrays() -> None:
     data = {"info": {"title": "A", "contact": {"name": "n"}}, "tags": [{"name": "a"}]}
     data = apply_action(data, action("$.info", update={"contact": {"email": "e"}, "title": "B"}))
@@ -263,85 +213,6 @@ def test_the_schema_accepts_a_minimal_overlay_and_rejects_one_without_actions() 
     validator = overlay_validator()
     assert validator.is_valid(yaml.safe_load(overlay("  - target: $\n")))
     assert not validator.is_valid({"overlay": "1.0.0", "info": {"title": "t", "version": "1"}})
-
-
-def test_the_document_an_overlay_applies_to_is_not_changed(make_corpus: MakeCorpus) -> None:
-    root = corpus(make_corpus, "  - target: $.paths['/pets']\n    remove: true\n")
-    context = Context.load(root)
-    before = copy.deepcopy(context.documents["openapi.yaml"].data)
-    list(run_rule(root, "overlay-breaks-document"))
-    assert context.documents["openapi.yaml"].data == before
-
-
-# Attributing errors without re-validating per action
-
-
-def test_an_error_is_blamed_on_the_last_action_whose_nodes_touch_its_place(
-    make_corpus: MakeCorpus,
-) -> None:
-    root = corpus(
-        make_corpus,
-        "  - target: $.paths['/pets'].get.responses\n    update: {'200': {description: [x]}}\n",
-        "  - target: $.info\n    update: {x-a: 1}\n",
-        # Selects a node inside the broken one: the later of the two that touch it is named.
-        "  - target: $.paths['/pets'].get.responses['200']\n    update: {x-b: 1}\n",
-    )
-    [finding] = run_rule(root, "overlay-breaks-document")
-    assert finding.location.pointer == "/actions/2"
-    assert "this action makes openapi.yaml invalid" in finding.message
-
-
-def test_an_error_no_action_touches_is_reported_at_the_actions(make_corpus: MakeCorpus) -> None:
-    # Removing the parameter leaves `{petId}` in the path unresolved: the error is at the
-    # operation, which neither holds the removed node nor lies inside it.
-    root = corpus(
-        make_corpus,
-        "  - target: $.paths['/pets/{petId}'].get.parameters[0]\n    remove: true\n",
-    )
-    found = run_rule(root, "overlay-breaks-document")
-    assert found
-    assert {f.location.pointer for f in found} <= {"/actions", "/actions/0"}
-
-
-def test_a_document_is_validated_once_and_once_per_overlay_whatever_the_actions(
-    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    many = "".join(f"  - target: $.info\n    update: {{x-n{i}: {i}}}\n" for i in range(30))
-    root = make_corpus(
-        {
-            "openapi.yaml": API,
-            "a.yaml": overlay(many),
-            "b.yaml": overlay(many, "  - target: $.paths['/pets']\n    remove: true\n"),
-        }
-    )
-    calls: list[str] = []
-    validate = overlay_breaks_document.openapi_findings
-
-    def counted(corpus: Context, document: Any) -> Any:
-        calls.append(document.path)
-        return validate(corpus, document)
-
-    monkeypatch.setattr(overlay_breaks_document, "openapi_findings", counted)
-    list(run_rule(root, "overlay-breaks-document"))
-    assert calls == ["openapi.yaml"] * 3  # the document once, each overlaid result once
-
-
-# Which document an overlay without `extends` applies to
-
-
-ARCHIVED = "  - target: $.components.schemas.{name}.description\n    update: old text\n"
-
-
-def test_a_guessed_document_matching_few_targets_is_not_checked(make_corpus: MakeCorpus) -> None:
-    # An archived overlay of an older version: its schemas were renamed since.
-    actions = [ARCHIVED.format(name=n) for n in ("Dog", "Cat", "Bird")]
-    actions.append("  - target: $.paths['/pets'].get\n    update: {summary: s}\n")
-    root = make_corpus({"openapi.yaml": API, "overlay.yaml": overlay(*actions, extends=None)})
-    [note] = run_rule(root, "overlay-target-unmatched")
-    assert note.coverage == "overlay-target"
-    assert "no document of the repository matches most of its targets" in note.message
-    assert "1 of 4" in note.message
-    assert run_rule(root, "overlay-breaks-document") == []
 
 
 def test_a_guessed_document_matching_most_targets_keeps_the_unmatched_one(
@@ -391,17 +262,6 @@ def test_an_overlay_named_for_the_document_s_version_is_checked_as_if_it_extende
     assert all("selects no node of api-1.2.yaml" in f.message for f in found)
 
 
-# Speakeasy's legacy JSONPath dialect
-
-
-LEGACY = [
-    "  - target: $.paths./pets/{petId}.get\n    update: {summary: x}\n",
-    "  - target: $.paths./pets.get\n    update: {summary: s}\n",
-    "  - target: $.paths./pets/{petId}.get.parameters[?(@.name=='petId')]\n"
-    "    update: {description: d}\n",
-]
-
-
 def test_targets_in_the_legacy_dialect_are_one_finding_per_overlay(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -449,45 +309,6 @@ def test_the_legacy_dialect_is_speakeasy_s_default_for_overlay_1_0_only() -> Non
     assert not legacy_dialect({"overlay": "1.1.0", "actions": []})
 
 
-def test_an_array_update_of_an_array_is_concatenated_not_nested(make_corpus: MakeCorpus) -> None:
-    # Replacing a parameter list: remove its items, then update it with the new list.
-    root = corpus(
-        make_corpus,
-        "  - target: $.paths['/pets/{petId}'].get.parameters[*]\n    remove: true\n",
-        "  - target: $.paths['/pets/{petId}'].get.parameters\n"
-        "    update: [{name: petId, in: path, required: true, schema: {type: string}}]\n",
-    )
-    assert run_rule(root, "overlay-breaks-document") == []
-    data = {"tags": [{"name": "a"}]}
-    assert apply_action(data, action("$.tags", update=[{"name": "b"}])) == {
-        "tags": [{"name": "a"}, {"name": "b"}]
-    }
-
-
-def test_an_overlay_without_actions_is_the_schema_s_not_a_crash(make_corpus: MakeCorpus) -> None:
-    text = "overlay: 1.0.0\ninfo: {title: Fixes, version: 1.0.0}\n"
-    root = make_corpus({"openapi.yaml": API, "overlay.yaml": text})
-    assert run_rule(root, "overlay-breaks-document") == []
-    [note] = run_rule(root, "overlay-target-unmatched")
-    assert note.coverage == "overlay-target"
-
-
-# Which document a guess picks: nearest first, one of a tie
-
-
-OTHER_API = """openapi: 3.1.0
-info: {title: Shop, version: 1.0.0}
-paths:
-  /orders:
-    get:
-      responses:
-        "200": {description: The orders}
-components:
-  schemas:
-    Order: {type: object}
-"""
-
-
 def test_a_guess_prefers_a_matching_document_in_the_overlay_s_own_folder(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -524,39 +345,6 @@ def test_a_guess_falls_back_to_a_farther_document_when_none_nearby_matches(
     assert "selects no node of shop/openapi.yaml" in finding.message
 
 
-def test_a_guess_between_tied_documents_picks_one_and_reports_once(
-    make_corpus: MakeCorpus,
-) -> None:
-    # Two copies of one document in one folder: the action breaks both; one finding, on the
-    # copy of the plainest name.
-    broken = "  - target: $.paths['/pets'].get.responses\n    update: {'200': {description: [x]}}\n"
-    root = make_corpus(
-        {
-            "openapi.yaml": API,
-            "openapi-copy.yaml": API,
-            "overlay.yaml": overlay(broken, extends=None),
-        }
-    )
-    found = run_rule(root, "overlay-breaks-document")
-    assert found
-    assert {f.message.split(" invalid")[0] for f in found} == {
-        "applying this action makes openapi.yaml"
-    }
-    assert len({f.key for f in found}) == len(found)
-
-
-def test_an_overlay_named_for_a_release_the_unnamed_document_does_not_declare_is_not_checked(
-    make_corpus: MakeCorpus,
-) -> None:
-    actions = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
-    api = API.replace("version: 1.0.0", "version: 1.14.0")
-    root = make_corpus({"api.yaml": api, "fixes-overlay-1.8.yaml": overlay(actions, extends=None)})
-    [note] = run_rule(root, "overlay-target-unmatched")
-    assert note.coverage == "overlay-target"
-    assert "declares `info.version: 1.14.0`" in note.message
-    assert run_rule(root, "overlay-breaks-document") == []
-
-
 def test_an_overlay_named_for_the_release_the_unnamed_document_declares_is_checked(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -574,102 +362,6 @@ def test_an_overlay_named_for_the_release_the_unnamed_document_declares_is_check
         [finding] = run_rule(root, "overlay-target-unmatched")
         assert finding.coverage is None, declared
         assert "selects no node of api.yaml" in finding.message
-
-
-# Only what an overlay changed is validated (validation_scope)
-
-
-MANY = (
-    """openapi: 3.1.0
-info: {title: Zoo, version: 1.0.0}
-paths:
-"""
-    + "".join(
-        f"""  /animals{i}:
-    get:
-      operationId: list{i}
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: {{$ref: '#/components/schemas/Animal{i % 2}'}}
-"""
-        for i in range(8)
-    )
-    + """components:
-  schemas:
-    Animal0: {type: object}
-    Animal1: {type: object}
-    Unused: {type: string}
-"""
-)
-
-
-def test_an_overlaid_document_is_validated_only_where_the_overlay_changed_it(
-    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = make_corpus(
-        {
-            "openapi.yaml": MANY,
-            "overlay.yaml": overlay(
-                "  - target: $.paths['/animals3'].get\n    update: {summary: s}\n"
-            ),
-        }
-    )
-    seen: list[list[str]] = []
-    validate = overlay_breaks_document.openapi_findings
-
-    def counted(corpus: Context, document: Any) -> Any:
-        seen.append(sorted(document.data["paths"]))
-        return validate(corpus, document)
-
-    monkeypatch.setattr(overlay_breaks_document, "openapi_findings", counted)
-    assert run_rule(root, "overlay-breaks-document") == []
-    whole, overlaid = seen
-    assert len(whole) == 8
-    assert overlaid == ["/animals3"]
-
-
-def test_a_changed_component_breaks_the_unchanged_path_that_references_it(
-    make_corpus: MakeCorpus,
-) -> None:
-    # The path parameter is declared in a component: made a query parameter, the path's
-    # template is left unresolved, at the path, which the overlay did not touch.
-    api = MANY.replace(
-        "  /animals3:\n    get:\n",
-        "  /animals3/{id}:\n    get:\n      parameters: [$ref: '#/components/parameters/Id']\n",
-    ).replace(
-        "components:\n",
-        "components:\n  parameters:\n"
-        "    Id: {name: id, in: path, required: true, schema: {type: string}}\n",
-    )
-    root = make_corpus(
-        {
-            "openapi.yaml": api,
-            "overlay.yaml": overlay(
-                "  - target: $.components.parameters.Id\n    update: {in: query, required: false}\n"
-            ),
-        }
-    )
-    [finding] = run_rule(root, "overlay-breaks-document")
-    assert "was not resolved" in finding.message
-    assert finding.related[0].pointer == "/paths/~1animals3~1{id}/get"
-
-
-def test_an_operation_id_made_a_duplicate_of_an_unchanged_operation_s_is_reported(
-    make_corpus: MakeCorpus,
-) -> None:
-    root = make_corpus(
-        {
-            "openapi.yaml": MANY,
-            "overlay.yaml": overlay(
-                "  - target: $.paths['/animals5'].get\n    update: {operationId: list2}\n"
-            ),
-        }
-    )
-    found = run_rule(root, "overlay-breaks-document")
-    assert any("list2" in f.message and "unique" in f.message for f in found), found
 
 
 def test_a_reference_to_another_file_validates_the_overlaid_document_whole() -> None:
@@ -748,3 +440,126 @@ def test_a_guess_never_takes_the_document_a_build_writes_by_applying_the_overlay
     )
     assert "mock/overlay.yaml" in build_outputs(Context.load(root))["mock/openapi.yaml"]
     assert run_rule(root, "overlay-target-unmatched") == []
+
+
+# Issue 49's precision classes of the Overlay rules (and arazzo-invalid's design folders), each a
+# case on a fixture written here: archived overlays are records (not applied), a proposal's draft is
+# told at info, Overlay 1.1 is validated by its own schema (and 1.1's `info.description` is no
+# defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
+
+
+API_ARCHIVED = """openapi: 3.1.0
+info: {title: Pets, version: 1.0.0}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: The pets}
+"""
+
+
+# An action that selects nothing (`/pet`) and one that makes the document invalid.
+UNMATCHED = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
+
+
+BREAKING = "  - target: $.paths['/pets'].get.responses['200']\n    update: {description: [x]}\n"
+
+
+def overlay_archived(*actions: str, version: str = "1.0.0", info: str = "", head: str = "") -> str:
+    return (
+        f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0{info}}}\n{head}"
+        + "actions:\n"
+        + "".join(actions)
+    )
+
+
+def applied(root: Path, path: str) -> tuple[str, ...]:
+    corpus = Context.load(root, load_config(root))
+    return applied_to(corpus, corpus.documents[path]).paths
+
+
+# An action of each part that matches (`/pets`), in the combined one with its members reordered.
+MATCHED = "  - target: $.paths['/pets'].get\n    update: {summary: s, description: d}\n"
+
+
+REORDERED = "  - target: $.paths['/pets'].get\n    update: {description: d, summary: s}\n"
+
+
+OWN = "  - target: $.paths['/dogs'].get\n    update: {summary: s}\n"
+
+
+def assembled(*extra: str) -> dict[str, str | bytes]:
+    return {
+        "specs/api.yaml": API_ARCHIVED,
+        "specs/overlays/a-overlay.yaml": overlay_archived(
+            MATCHED, UNMATCHED, head="extends: ../api.yaml\n"
+        ),
+        "specs/overlays/b-overlay.yaml": overlay_archived(BREAKING, head="extends: ../api.yaml\n"),
+        "specs/overlays/all-overlay.yaml": overlay_archived(
+            REORDERED, UNMATCHED, BREAKING, *extra, head="extends: ../api.yaml\n"
+        ),
+    }
+
+
+def test_an_archived_overlay_of_a_release_still_held_is_checked(make_corpus: MakeCorpus) -> None:
+    # `fixes-1.2.0.yaml` kept in the archive beside `api-1.2.0.yaml`: what it was written for.
+    root = make_corpus(
+        {
+            "api-1.2.0.yaml": API_ARCHIVED,
+            "api-1.3.0.yaml": API_ARCHIVED,
+            "overlays_archive/fixes-1.2.0.yaml": overlay_archived(UNMATCHED),
+            "overlays_archive/fixes-1.1.0.yaml": overlay_archived(UNMATCHED),
+        }
+    )
+    assert applied(root, "overlays_archive/fixes-1.2.0.yaml") == ("api-1.2.0.yaml",)
+    found = {f.location.path: f.coverage for f in run_rule(root, "overlay-target-unmatched")}
+    assert found == {
+        "overlays_archive/fixes-1.2.0.yaml": None,
+        "overlays_archive/fixes-1.1.0.yaml": "overlay-record",
+    }
+
+
+def test_an_archived_overlay_in_a_legacy_dialect_is_not_reported(make_corpus: MakeCorpus) -> None:
+    legacy = "  - target: $.paths./pets.get\n    update: {summary: s}\n"
+    root = make_corpus(
+        {"openapi.yaml": API_ARCHIVED, "overlay-archives/fix.yaml": overlay_archived(legacy)}
+    )
+    assert [f.coverage for f in run_rule(root, "overlay-target-unmatched")] == ["overlay-record"]
+
+
+def test_an_unmatched_target_of_a_part_repeated_in_the_combined_overlay_is_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(assembled())
+    [finding] = run_rule(root, "overlay-target-unmatched")
+    assert finding.location.path == "specs/overlays/a-overlay.yaml"
+    assert finding.location.pointer == "/actions/1/target"
+    [_, also] = finding.related
+    assert (also.path, also.pointer) == ("specs/overlays/all-overlay.yaml", "/actions/1/target")
+    assert also.note is not None and also.note.startswith("also in specs/overlays/all-overlay")
+
+
+def test_an_unmatched_action_of_the_combined_overlay_s_own_is_still_reported_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    found = run_rule(make_corpus(assembled(OWN)), "overlay-target-unmatched")
+    assert sorted((f.location.path, f.location.pointer) for f in found) == [
+        ("specs/overlays/a-overlay.yaml", "/actions/1/target"),
+        ("specs/overlays/all-overlay.yaml", "/actions/3/target"),
+    ]
+
+
+def test_an_overlay_is_no_part_of_one_holding_its_actions_but_applied_to_another_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = assembled()
+    files["specs/other.yaml"] = API_ARCHIVED
+    files["specs/overlays/all-overlay.yaml"] = overlay_archived(
+        REORDERED, UNMATCHED, BREAKING, head="extends: ../other.yaml\n"
+    )
+    found = run_rule(make_corpus(files), "overlay-target-unmatched")
+    assert sorted(f.location.path for f in found) == [
+        "specs/overlays/a-overlay.yaml",
+        "specs/overlays/all-overlay.yaml",
+    ]

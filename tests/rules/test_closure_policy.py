@@ -1,9 +1,9 @@
-"""closure-policy and closed-event-union: RFC 0094 §G and §C, by role."""
+"""``closure-policy`` on fixtures written here, one test a case, named after it. The rule: a shape
+closed or left open against its role: client-submitted open, branch-closed, or server-emitted
+closed."""
 
 from __future__ import annotations
 
-import json
-import shutil
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +17,11 @@ from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 
+# closure-policy and closed-event-union: RFC 0094 §G and §C, by role.
+
+
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
 
 POLICY = textwrap.dedent(
     """\
@@ -70,10 +74,9 @@ def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Fi
 
 
 CLOSED = "{type: object, properties: {a: {type: string}}, additionalProperties: false}"
+
+
 OPEN = "{type: object, properties: {a: {type: string}}}"
-
-
-# --- closure-policy: client-submitted -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -142,9 +145,6 @@ def test_closed_allof_branches_are_one_finding_naming_each_branch(make_corpus: M
     assert ("api/openapi.yaml", "allOf/0 is closed here") in notes
 
 
-# --- closure-policy: server-emitted ---------------------------------------------------------------
-
-
 def test_server_emitted_shape_closed_at_its_root_cites_the_policy(make_corpus: MakeCorpus) -> None:
     snapshot = schema(type="object", properties={"id": {}}, additionalProperties=False)
     files: dict[str, str | bytes] = {
@@ -191,115 +191,6 @@ def test_roles_override_takes_a_shape_out_of_the_policy(make_corpus: MakeCorpus)
         '[roles]\n"api/openapi.yaml#/paths/~1v1~1runs/post/requestBody/content/application~1json/schema" = "unused"\n'
     )
     assert run(root, "closure-policy") == []
-
-
-# --- closed-event-union ---------------------------------------------------------------------------
-
-EVENT_TYPE_CLOSED = {"enum": ["run.started", "run.finished"]}
-EVENT_TYPE_OPEN = {
-    "anyOf": [{"enum": ["run.started", "run.finished"]}, {"type": "string", "pattern": "^x-"}]
-}
-
-
-def events(
-    type_schema: dict[str, Any], description: str = "", closed: bool = False
-) -> dict[str, str | bytes]:
-    body: dict[str, Any] = {
-        "title": "RunEvent",
-        "type": "object",
-        "properties": {"type": {"$ref": "#/$defs/EventType"}, "payload": {}},
-        "$defs": {
-            "EventType": {**type_schema, **({"description": description} if description else {})}
-        },
-    }
-    if closed:
-        body["additionalProperties"] = False
-    return {
-        "api/openapi.yaml": api(CLOSED, "{$ref: '../schemas/run-event.schema.json'}"),
-        "schemas/run-event.schema.json": schema(**body),
-    }
-
-
-def test_closed_event_type_against_the_prose_policy(make_corpus: MakeCorpus) -> None:
-    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": POLICY})
-    [finding] = run(root, "closed-event-union")
-    assert finding.location.pointer == "/$defs/EventType/enum"
-    assert "closed enum of 2 values" in finding.message
-    assert "COMPATIBILITY.md:10 says to ignore unknown event types" in finding.message
-    assert finding.related[0].path == "schemas/run-event.schema.json"
-    assert any(r.path == "COMPATIBILITY.md" for r in finding.related)
-
-
-def test_the_rfc_0094_repair_is_quiet(make_corpus: MakeCorpus) -> None:
-    root = make_corpus({**events(EVENT_TYPE_OPEN), "COMPATIBILITY.md": POLICY})
-    assert run(root, "closed-event-union") == []
-
-
-def test_no_policy_or_another_discriminator_means_no_finding(make_corpus: MakeCorpus) -> None:
-    assert run(make_corpus(events(EVENT_TYPE_CLOSED)), "closed-event-union") == []
-    other = POLICY.replace("unknown event types", "unknown interrupt kinds")
-    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": other})
-    assert run(root, "closed-event-union") == []
-    strict = POLICY.replace("MUST ignore", "MUST reject")
-    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": strict})
-    assert run(root, "closed-event-union") == []
-
-
-def test_the_enums_own_description_is_a_policy_statement(make_corpus: MakeCorpus) -> None:
-    said = "Readers MUST NOT throw on unknown types."
-    [finding] = run(make_corpus(events(EVENT_TYPE_CLOSED, said)), "closed-event-union")
-    assert (
-        f'its own description tells readers to ignore unknown values ("{said}")' in finding.message
-    )
-
-
-def test_configured_fields_bind_without_prose(make_corpus: MakeCorpus) -> None:
-    root = make_corpus(events(EVENT_TYPE_CLOSED))
-    field = "schemas/run-event.schema.json#/properties/type"
-    [finding] = run(root, "closed-event-union", {"fields": [field]})
-    assert "the configuration binds it" in finding.message
-
-
-def test_a_client_submitted_closed_enum_is_not_a_union_problem(make_corpus: MakeCorpus) -> None:
-    files = events(EVENT_TYPE_CLOSED)
-    files["api/openapi.yaml"] = api("{$ref: '../schemas/run-event.schema.json'}", CLOSED)
-    root = make_corpus({**files, "COMPATIBILITY.md": POLICY})
-    assert run(root, "closed-event-union") == []
-
-
-# --- the real OpenWOP snapshot --------------------------------------------------------------------
-
-
-def test_openwop_run_event_fires_both_rules_and_the_0094_repair_quiets_them(
-    openwop: Path, tmp_path: Path
-) -> None:
-    copy = tmp_path / "openwop"
-    shutil.copytree(openwop, copy)
-    target = "schemas/run-event.schema.json"
-
-    def on_run_event(rule: str) -> list[Finding]:
-        return [f for f in run(copy, rule) if f.location.path == target]
-
-    [union] = on_run_event("closed-event-union")
-    assert union.location.pointer == "/$defs/RunEventType/enum"
-    [closure] = on_run_event("closure-policy")
-    assert closure.location.pointer == "/additionalProperties"
-
-    # RFC 0094 §C: the enum stays the catalog, a vendor-prefix branch admits the rest, and the
-    # event object opens (§G).
-    document = json.loads((copy / target).read_text(encoding="utf-8"))
-    closed_enum = document["$defs"]["RunEventType"]
-    document["$defs"]["RunEventType"] = {
-        "description": closed_enum["description"],
-        "anyOf": [
-            {"type": "string", "enum": closed_enum["enum"]},
-            {"type": "string", "pattern": "^x-[a-z0-9-]+\\."},
-        ],
-    }
-    del document["additionalProperties"]
-    (copy / target).write_text(json.dumps(document, indent=2), encoding="utf-8")
-    assert on_run_event("closed-event-union") == []
-    assert on_run_event("closure-policy") == []
 
 
 def test_a_repository_that_states_no_closure_policy_is_not_judged_by_one(

@@ -1,4 +1,5 @@
-"""rfc-header and rfc-affects: RFC header tables checked against the lifecycle and the tree."""
+"""``rfc-header`` on fixtures written here, one test a case, named after it. The rule: an RFC
+header that is incomplete or contradicts itself or the RFCs it names."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from pathlib import Path
 
 from conftest import run_rule
 from speclint.analyses.prose.rfcs import affected_paths
+
+# rfc-header and rfc-affects: RFC header tables checked against the lifecycle and the tree.
+
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -34,6 +38,8 @@ LIFECYCLE = (
     '[rules.rfc-header]\nstatuses = ["Draft", "Active", "Accepted", "Rejected", "Withdrawn", '
     '"Superseded"]\n'
 )
+
+
 BASE: dict[str, str | bytes] = {
     "api/openapi.yaml": "openapi: 3.1.0\ninfo: {title: t, version: 1.0.0}\npaths: {}\n",
     "speclint.toml": LIFECYCLE,
@@ -157,24 +163,3 @@ def test_affected_paths_drop_notes_and_keep_files_and_code_folders() -> None:
         "conformance/",
         "COMPATIBILITY.md",
     ]
-
-
-def test_rfc_affects_reports_each_missing_path(make_corpus: MakeCorpus) -> None:
-    affects = (
-        "`api/openapi.yaml` (ops) · `schemas/gone.schema.json` · `openapi.yaml` · `spec/` · `docs/`"
-    )
-    root = make_corpus(
-        {**BASE, "spec/x.md": "# X\n", "rfcs/0001-a.md": rfc("0001", Affects=affects)}
-    )
-    found = run_rule(root, "rfc-affects")
-    assert sorted(f.message.split("`")[3] for f in found) == ["docs/", "schemas/gone.schema.json"]
-    assert all(f.location.line == 10 for f in found)
-
-
-def test_openwop_rfcs(openwop: Path) -> None:
-    """The snapshot's four RFC headers are consistent; Affects names files the snapshot lacks
-    (see SNAPSHOT.md: run-options and annotation schemas are known to be absent)."""
-    assert run_rule(openwop, "rfc-header") == []
-    missing = {f.message.split("`")[3] for f in run_rule(openwop, "rfc-affects")}
-    assert {"schemas/run-options.schema.json", "schemas/annotation.schema.json"} <= missing
-    assert all(not (openwop / path).exists() for path in missing)
