@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from test_closure_policy import POLICY, api, run
 
 from conftest import BUNDLED_CORPUS, schema
 from speclint.analyses.context import Context
@@ -60,54 +61,7 @@ def test_first_lines_are_short_on_openwop(openwop: Path) -> None:
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
-POLICY = textwrap.dedent(
-    """\
-    # Compatibility
-
-    ## Schema closure
-
-    - Client-submitted shapes are closed at their outermost composition.
-    - Server-emitted shapes stay open, so a host can add an optional field.
-
-    ## Events
-
-    Clients MUST ignore unknown event types on the stream.
-    """
-)
-
-
-def api(request: str, response: str) -> str:
-    return textwrap.dedent(
-        f"""\
-        openapi: 3.1.0
-        info: {{title: Runs, version: 1.0.0}}
-        paths:
-          /v1/runs:
-            post:
-              operationId: createRun
-              requestBody:
-                content:
-                  application/json:
-                    schema: {request}
-              responses:
-                '201':
-                  description: created
-                  content:
-                    application/json:
-                      schema: {response}
-        """
-    )
-
-
 ENFORCED = {"enforce": ["client", "server"]}
-
-
-def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Finding]:
-    # These fixtures state no policy unless they say so: closure-policy is told to apply both
-    # sides (see test_a_repository_that_states_no_closure_policy_is_not_judged_by_one).
-    if options is None:
-        options = ENFORCED if rule == "closure-policy" else {}
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), options))
 
 
 CLOSED = "{type: object, properties: {a: {type: string}}, additionalProperties: false}"

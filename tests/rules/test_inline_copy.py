@@ -8,6 +8,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from test_undeclared_tag import DOG
+
 from conftest import openapi_30, run_rule, schema
 from conftest import openapi_30 as _api
 from conftest import run_rule as run
@@ -157,13 +159,6 @@ EXTRACT = yaml(
                 out.write(json.dumps(schema_of(op), indent=2))
     """
 )
-
-
-DOG = {
-    "type": "object",
-    "required": ["name", "breed"],
-    "properties": {"name": {"type": "string"}, "breed": {"type": "string"}},
-}
 
 
 KENNEL_INLINE = yaml(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from test_surfaces import TASKS_API
+
 from conftest import findings_of
 
 # Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
@@ -80,27 +82,6 @@ METHODS_SCHEMA = """\
     }
   }
 }
-"""
-
-
-TASKS_API = """\
-openapi: 3.1.0
-info: {title: Tasks, version: 1.0.0}
-servers:
-  - url: https://api.example.test/v1
-paths:
-  /tasks/{id}:
-    get:
-      operationId: getTask
-      responses: {"200": {description: the task}}
-  /tasks/{id}:cancel:
-    post:
-      operationId: cancelTask
-      responses: {"200": {description: cancelled}}
-  /tasks:
-    get:
-      operationId: listTasks
-      responses: {"200": {description: the tasks}}
 """
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from jsonschema import validators
+from test_overlay_breaks_document import overlay
 from test_provenance import findings
 
 from conftest import findings_of, run_cli, run_rule
@@ -1057,13 +1058,6 @@ paths:
       responses:
         "200": {description: A pet}
 """
-
-
-def overlay(*actions: str, extends: str | None = "openapi.yaml", version: str = "1.0.0") -> str:
-    head = f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0}}\n"
-    if extends is not None:
-        head += f"extends: {extends}\n"
-    return head + "actions:\n" + "".join(actions)
 
 
 def corpus(make_corpus: MakeCorpus, *actions: str, **kwargs: str | None) -> Path:

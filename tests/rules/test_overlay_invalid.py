@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_overlay_breaks_document import API, API_ARCHIVED, overlay, overlay_archived
 
 from conftest import run_rule, write_files
 from speclint.common.findings import Severity
@@ -19,31 +20,6 @@ from speclint.parsing.kinds import archive_folder, in_record_folder
 
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-API = """openapi: 3.1.0
-info: {title: Pets, version: 1.0.0}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200": {description: The pets}
-  /pets/{petId}:
-    get:
-      operationId: getPet
-      parameters:
-        - {name: petId, in: path, required: true, schema: {type: string}}
-      responses:
-        "200": {description: A pet}
-"""
-
-
-def overlay(*actions: str, extends: str | None = "openapi.yaml", version: str = "1.0.0") -> str:
-    head = f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0}}\n"
-    if extends is not None:
-        head += f"extends: {extends}\n"
-    return head + "actions:\n" + "".join(actions)
 
 
 def corpus(make_corpus: MakeCorpus, *actions: str, **kwargs: str | None) -> Path:
@@ -75,25 +51,6 @@ def test_an_overlay_of_a_release_without_a_shipped_schema_is_not_checked(
 # case on a fixture written here: archived overlays are records (not applied), a proposal's draft is
 # told at info, Overlay 1.1 is validated by its own schema (and 1.1's `info.description` is no
 # defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
-
-
-API_ARCHIVED = """openapi: 3.1.0
-info: {title: Pets, version: 1.0.0}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200": {description: The pets}
-"""
-
-
-def overlay_archived(*actions: str, version: str = "1.0.0", info: str = "", head: str = "") -> str:
-    return (
-        f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0{info}}}\n{head}"
-        + "actions:\n"
-        + "".join(actions)
-    )
 
 
 DRAFT = """overlay: 1.0.0

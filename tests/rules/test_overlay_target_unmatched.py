@@ -11,6 +11,14 @@ from importlib import resources
 from pathlib import Path
 
 import yaml
+from test_overlay_breaks_document import (
+    API,
+    API_ARCHIVED,
+    applied,
+    assembled,
+    overlay,
+    overlay_archived,
+)
 
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
@@ -18,7 +26,6 @@ from speclint.analyses.repository.downloads import build_outputs
 from speclint.analyses.workflows.overlays import (
     Action,
     actions_of,
-    applied_to,
     apply_action,
     compiled,
     legacy_dialect,
@@ -27,7 +34,6 @@ from speclint.analyses.workflows.overlays import (
     validation_scope,
 )
 from speclint.common.findings import Severity
-from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind, classify
 
 # OpenAPI Overlays checked against the documents they apply to (issue 49, item 5): the official
@@ -37,31 +43,6 @@ from speclint.parsing.kinds import DocumentKind, classify
 
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-API = """openapi: 3.1.0
-info: {title: Pets, version: 1.0.0}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200": {description: The pets}
-  /pets/{petId}:
-    get:
-      operationId: getPet
-      parameters:
-        - {name: petId, in: path, required: true, schema: {type: string}}
-      responses:
-        "200": {description: A pet}
-"""
-
-
-def overlay(*actions: str, extends: str | None = "openapi.yaml", version: str = "1.0.0") -> str:
-    head = f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0}}\n"
-    if extends is not None:
-        head += f"extends: {extends}\n"
-    return head + "actions:\n" + "".join(actions)
 
 
 def corpus(make_corpus: MakeCorpus, *actions: str, **kwargs: str | None) -> Path:
@@ -448,35 +429,11 @@ def test_a_guess_never_takes_the_document_a_build_writes_by_applying_the_overlay
 # defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
 
 
-API_ARCHIVED = """openapi: 3.1.0
-info: {title: Pets, version: 1.0.0}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200": {description: The pets}
-"""
-
-
 # An action that selects nothing (`/pet`) and one that makes the document invalid.
 UNMATCHED = "  - target: $.paths['/pet'].get\n    update: {summary: s}\n"
 
 
 BREAKING = "  - target: $.paths['/pets'].get.responses['200']\n    update: {description: [x]}\n"
-
-
-def overlay_archived(*actions: str, version: str = "1.0.0", info: str = "", head: str = "") -> str:
-    return (
-        f"overlay: {version}\ninfo: {{title: Fixes, version: 1.0.0{info}}}\n{head}"
-        + "actions:\n"
-        + "".join(actions)
-    )
-
-
-def applied(root: Path, path: str) -> tuple[str, ...]:
-    corpus = Context.load(root, load_config(root))
-    return applied_to(corpus, corpus.documents[path]).paths
 
 
 # An action of each part that matches (`/pets`), in the combined one with its members reordered.
@@ -487,19 +444,6 @@ REORDERED = "  - target: $.paths['/pets'].get\n    update: {description: d, summ
 
 
 OWN = "  - target: $.paths['/dogs'].get\n    update: {summary: s}\n"
-
-
-def assembled(*extra: str) -> dict[str, str | bytes]:
-    return {
-        "specs/api.yaml": API_ARCHIVED,
-        "specs/overlays/a-overlay.yaml": overlay_archived(
-            MATCHED, UNMATCHED, head="extends: ../api.yaml\n"
-        ),
-        "specs/overlays/b-overlay.yaml": overlay_archived(BREAKING, head="extends: ../api.yaml\n"),
-        "specs/overlays/all-overlay.yaml": overlay_archived(
-            REORDERED, UNMATCHED, BREAKING, *extra, head="extends: ../api.yaml\n"
-        ),
-    }
 
 
 def test_an_archived_overlay_of_a_release_still_held_is_checked(make_corpus: MakeCorpus) -> None:

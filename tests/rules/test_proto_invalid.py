@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_rpc_operation_drift import OPENAPI
 
 from conftest import findings_of
 from speclint.analyses.context import Context
@@ -1279,35 +1280,6 @@ def test_module_prefixes_are_read_from_go_mod_and_plain_bazel_prefixes_only() ->
 
 # Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
 # the OpenAPI document (rpc-operation-drift). Every corpus here is written for the test.
-
-
-OPENAPI = """\
-openapi: 3.1.0
-info:
-  title: Runs
-  version: 1.0.0
-servers:
-  - url: https://api.example.test/api
-paths:
-  /v1/runs:
-    post:
-      operationId: createRun
-      responses:
-        "201":
-          description: created
-  /v1/runs/{runId}:
-    get:
-      operationId: getRun
-      responses:
-        "200":
-          description: the run
-  /v1/runs/{runId}:cancel:
-    post:
-      operationId: cancelRun
-      responses:
-        "200":
-          description: cancelled
-"""
 
 
 def test_a_service_fence_shown_without_its_messages_is_read_and_compared(

@@ -6,37 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from test_rfc_header import LIFECYCLE, rfc
+
 from conftest import run_rule
 
 # rfc-header and rfc-affects: RFC header tables checked against the lifecycle and the tree.
 
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def rfc(number: str, **fields: str) -> str:
-    header = {
-        "RFC": number,
-        "Title": "A change",
-        "Status": "`Draft`",
-        "Created": "2026-01-01",
-        "Updated": "2026-01-02 (Draft → Active, after review)",
-        "Affects": "`api/openapi.yaml`",
-        "Compatibility": "additive",
-        "Supersedes": "—",
-        "Superseded by": "—",
-    }
-    header.update({k.replace("_", " "): v for k, v in fields.items()})
-    rows = "\n".join(f"| **{k}** | {v} |" for k, v in header.items())
-    return (
-        f"# RFC {number}: A change\n\n| Field | Value |\n|---|---|\n{rows}\n\n## Summary\n\nText.\n"
-    )
-
-
-LIFECYCLE = (
-    '[rules.rfc-header]\nstatuses = ["Draft", "Active", "Accepted", "Rejected", "Withdrawn", '
-    '"Superseded"]\n'
-)
 
 
 BASE: dict[str, str | bytes] = {

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from test_surfaces import _openapi
+
 from conftest import findings_of, write_files
 
 # Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
@@ -83,15 +85,6 @@ service Tasks {
 }
 message R { string name = 1; }
 """
-
-
-def _openapi(head: str, paths: dict[str, tuple[str, str]]) -> str:
-    body = "".join(
-        f"  {path}:\n    {verb}:\n      operationId: {name}\n      responses:\n"
-        '        "200":\n          description: ok\n'
-        for path, (verb, name) in paths.items()
-    )
-    return head + "paths:\n" + body
 
 
 def test_an_rpc_bound_to_another_route_than_its_operation_is_reported(

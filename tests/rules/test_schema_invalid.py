@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_openapi_invalid import LIST_OPERATION, SPLIT_API
 
 from conftest import findings_of, run_rule, schema
 
@@ -78,35 +79,6 @@ def test_a_schema_with_a_wrong_type_name_is_still_invalid(make_corpus: MakeCorpu
         {"schemas/count.schema.json": schema(type="object", properties={"n": {"type": "int"}})}
     )
     assert [f.location.pointer for f in run_rule(root, "schema-invalid")] == ["/properties/n/type"]
-
-
-SPLIT_API = """
-openapi: 3.0.3
-info: {title: Widgets, version: "1"}
-tags:
-  - name: Intro
-    description:
-      $ref: texts.yaml#/intro
-paths:
-  /widgets:
-    get:
-      $ref: ops/list.yaml
-    post:
-      $ref: ops/missing.yaml
-"""
-
-
-LIST_OPERATION = """
-operationId: listWidgets
-parameters:
-  - $ref: ../params/limit.yaml
-responses:
-  "200":
-    description: The widgets.
-    content:
-      application/json:
-        schema: {type: array, items: {type: string}}
-"""
 
 
 def split_api(operation: str = LIST_OPERATION) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_openapi_invalid import LIST_OPERATION, SPLIT_API, split_api
 from test_version_drift import not_checked
 
 from conftest import findings_of, run_rule, schema
@@ -491,44 +492,6 @@ def test_the_notes_follow_the_files_order(make_corpus: MakeCorpus) -> None:
     notes = not_checked(root, "remote-ref")
     assert len(notes) == 12 and [n.line for n in notes] == sorted(n.line for n in notes)
     assert notes[0].what.startswith("`https://example.net/0.json`")
-
-
-SPLIT_API = """
-openapi: 3.0.3
-info: {title: Widgets, version: "1"}
-tags:
-  - name: Intro
-    description:
-      $ref: texts.yaml#/intro
-paths:
-  /widgets:
-    get:
-      $ref: ops/list.yaml
-    post:
-      $ref: ops/missing.yaml
-"""
-
-
-LIST_OPERATION = """
-operationId: listWidgets
-parameters:
-  - $ref: ../params/limit.yaml
-responses:
-  "200":
-    description: The widgets.
-    content:
-      application/json:
-        schema: {type: array, items: {type: string}}
-"""
-
-
-def split_api(operation: str = LIST_OPERATION) -> dict[str, str]:
-    return {
-        "api/openapi.yaml": yaml_text(SPLIT_API),
-        "api/texts.yaml": "intro: The widgets API.\n",
-        "api/ops/list.yaml": yaml_text(operation),
-        "api/params/limit.yaml": yaml_text("name: limit\nin: query\nschema: {type: integer}\n"),
-    }
 
 
 def test_a_ref_where_the_bundler_inlines_it_is_not_an_error(make_corpus: MakeCorpus) -> None:

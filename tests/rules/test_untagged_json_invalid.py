@@ -3,9 +3,10 @@ an untagged code block in the prose that is plainly JSON and broken by a slip.""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
+
+from test_fence_invalid import BROKEN_FENCE, api
 
 from conftest import run_rule
 
@@ -20,46 +21,6 @@ from conftest import run_rule
 
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-JOB = """\
-    Job:
-      type: object
-      required: [id, state]
-      properties:
-        id: {type: string}
-        state: {type: string, enum: [queued, running, done]}
-"""
-
-
-def api(
-    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
-) -> str:
-    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
-    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
-    return (
-        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
-        + textwrap.indent(textwrap.dedent(info), "  ")
-        + textwrap.dedent(top)
-        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
-        + "components:\n  schemas:\n"
-        + schemas
-    )
-
-
-BROKEN_FENCE = """\
-description: |
-  Jobs run processes.
-
-  ## A job
-
-  ```json
-  {
-    "id": "job-1"
-    "state": "queued"
-  }
-  ```
-"""
 
 
 def test_an_untagged_fence_of_a_description_is_untagged_json_invalids(

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_unresolved_ref import schema_text
 
 from conftest import findings_of, run_rule, schema
 from speclint.analyses.context import Context
@@ -283,12 +284,6 @@ def test_a_schema_object_whose_schema_is_no_string_is_left_and_the_rest_is_check
 
 def yaml(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
-
-
-def schema_text(identifier: str, **extra: object) -> str:
-    return json.dumps(
-        {"$schema": "http://json-schema.org/draft-07/schema#", "$id": identifier, **extra}
-    )
 
 
 NUMERIC_CODES = yaml(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from test_cli import cli
 from test_provenance import findings, listing
+from test_undeclared_tag import MAKEFILE
 
 from conftest import findings_of
 from speclint.analyses.context import Context
@@ -290,23 +291,6 @@ def test_prose_that_drifts_from_a_generated_schema_is_still_reported(
 
 def yaml(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
-
-
-MAKEFILE = yaml(
-    """
-    COMPOSE = docker-compose
-    APIS = kennel cattery
-    OUT := computable
-
-    bundle:
-    \t$(COMPOSE) run --rm redocly bundle specs/$(API).yaml -o $(OUT)/$(API).json
-    \t$(COMPOSE) run --rm php bin/variants $(OUT)/$(API).json
-    \t$(COMPOSE) run --rm redocly bundle $(OUT)/$(API)-codegen.json -o $(OUT)/$(API)-codegen.yaml
-
-    all:
-    \t@for api in $(APIS); do $(MAKE) bundle API=$$api; done
-    """
-)
 
 
 PHONE = {

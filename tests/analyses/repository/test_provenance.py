@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from test_copy_drift import _deep_api, _nested
 
 from conftest import run_cli
 from speclint.analyses.context import Context
@@ -732,27 +733,6 @@ GARDEN_FLAT = dedented(
             width: {type: number, x-go-type: float64}
     """
 )
-
-
-def _nested(levels: int, bottom: str = "Leaf") -> dict[str, Any]:
-    node: dict[str, Any] = {"$ref": f"#/components/schemas/{bottom}"}
-    for level in range(levels):
-        node = {"type": "object", "properties": {f"level{level}": node}}
-    return node
-
-
-def _deep_api(title: str, path: str) -> dict[str, Any]:
-    return {
-        "openapi": "3.0.3",
-        "info": {"title": title, "version": "1"},
-        "paths": {path: {"get": {"responses": {"200": {"description": "ok"}}}}},
-        "components": {
-            "schemas": {
-                "Deep": _nested(28),
-                "Leaf": {"type": "object", "required": ["id"], "properties": {"id": {}}},
-            }
-        },
-    }
 
 
 def test_a_scripts_path_variables_are_written_out() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from test_index_drift import run
+from test_openapi_invalid import _report
 
 from conftest import run_cli, run_rule, schema
 from speclint.analyses.context import Context
@@ -699,11 +700,6 @@ API = (
     "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
     "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
 )
-
-
-def _report(root: Path) -> tuple[int, list[dict[str, object]]]:
-    result = run_cli("check", str(root), "--preview", "--no-cache", "--quiet", "--format", "json")
-    return result.exit_code, json.loads(result.output)["findings"]
 
 
 def test_a_shared_analysis_that_fails_costs_its_readers_not_the_run(

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from test_cli import cli
+from test_fence_invalid import BROKEN_FENCE, JOB, api
 
 from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
@@ -510,31 +510,6 @@ def test_a_proto_fields_own_name_is_its_json_name_too_in_a_proto_api(
 #   YAML or JSON file they are written on.
 
 
-JOB = """\
-    Job:
-      type: object
-      required: [id, state]
-      properties:
-        id: {type: string}
-        state: {type: string, enum: [queued, running, done]}
-"""
-
-
-def api(
-    paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
-) -> str:
-    """An OpenAPI document: ``info`` (YAML members of ``info``), ``top`` (YAML members after
-    ``info``), ``paths`` (under ``paths:``) and ``schemas`` (under ``components/schemas``)."""
-    return (
-        f"openapi: {version}\ninfo:\n  title: Jobs\n  version: 1.0.0\n"
-        + textwrap.indent(textwrap.dedent(info), "  ")
-        + textwrap.dedent(top)
-        + ("paths:\n" + textwrap.indent(textwrap.dedent(paths), "  ") if paths else "paths: {}\n")
-        + "components:\n  schemas:\n"
-        + schemas
-    )
-
-
 def lines_of(found: list[Finding]) -> list[tuple[str, int]]:
     return [(f.location.path, f.location.line) for f in found if f.coverage is None]
 
@@ -551,21 +526,6 @@ X_SCHEMA = (
           state: paused
 """
 )
-
-
-BROKEN_FENCE = """\
-description: |
-  Jobs run processes.
-
-  ## A job
-
-  ```json
-  {
-    "id": "job-1"
-    "state": "queued"
-  }
-  ```
-"""
 
 
 ORDERS = """\

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_example_binding import PARTS_API
 
 from conftest import run_cli
 from speclint.analyses.context import Context
@@ -495,58 +496,6 @@ def test_a_page_of_requests_is_walked_once_for_its_exchanges_and_values(
 # (issue 46, round 2): a response shown under its GET request line in one fence; an example of a
 # family of schemas (minimal, extended, by reference) that declare its members alike; a request's
 # query and path values against the operation's parameter schemas. Fixtures of our own.
-
-
-PARTS_API = """\
-openapi: 3.0.3
-info: {title: Parts, version: '1'}
-paths:
-  /part/{code}:
-    get:
-      parameters:
-        - {name: code, in: path, required: true, schema: {type: string}}
-        - {name: offset, in: query, schema: {type: integer, minimum: 0}}
-        - {name: limit, in: query, schema: {type: integer, minimum: 1}}
-        - {name: view, in: query, schema: {type: string, enum: [brief, full]}}
-        - {name: tags, in: query, schema: {type: array, items: {type: string, enum: [a]}}}
-      responses:
-        '200':
-          description: the part's record
-          content:
-            application/json:
-              schema: {$ref: '#/components/schemas/Record'}
-  /bin/{slot}:
-    parameters:
-      - {name: slot, in: path, required: true, schema: {type: integer, minimum: 1}}
-    get:
-      responses:
-        '204': {description: the bin is there}
-  /part/{code}/notes:
-    post:
-      requestBody:
-        content:
-          application/json:
-            schema: {$ref: '#/components/schemas/Note'}
-      responses:
-        '201': {description: added}
-components:
-  schemas:
-    Record:
-      type: object
-      properties:
-        record:
-          type: object
-          properties:
-            code: {type: string}
-            weight: {type: integer}
-            colour: {type: string}
-          required: [code, weight]
-    Note:
-      type: object
-      properties:
-        text: {type: string}
-      required: [text]
-"""
 
 
 def api_page(body: str) -> dict[str, str]:

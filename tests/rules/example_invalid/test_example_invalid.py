@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from jsonschema.exceptions import ValidationError
+from test_openapi_invalid import _report
 
-from conftest import DIALECT, findings_of, run_cli, run_rule, schema, write_files
+from conftest import DIALECT, findings_of, run_rule, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.validation import short_message, validator_class_at
 from speclint.common.findings import Finding, Severity
@@ -931,11 +932,6 @@ def test_json_text_where_the_schema_wants_its_value_is_still_reported(
 
 
 # Classes found at the first read of ecosystem batch 6 (issue 45), each on a fixture of ours.
-
-
-def _report(root: Path) -> tuple[int, list[dict[str, object]]]:
-    result = run_cli("check", str(root), "--preview", "--no-cache", "--quiet", "--format", "json")
-    return result.exit_code, json.loads(result.output)["findings"]
 
 
 # A base whose discriminator sits beside an `allOf`, and a subtype that extends the base (OpenAPI

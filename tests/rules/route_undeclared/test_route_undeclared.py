@@ -8,6 +8,9 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from test_example_api_definitions import ORDERS
+from test_fence_invalid import JOB
+
 from conftest import run_cli, run_rule
 from speclint.analyses.api.routes import written_shape
 from speclint.common.findings import Finding
@@ -651,16 +654,6 @@ def test_a_route_of_one_collection_among_several_left_off_may_be_another_apis(
 #   YAML or JSON file they are written on.
 
 
-JOB = """\
-    Job:
-      type: object
-      required: [id, state]
-      properties:
-        id: {type: string}
-        state: {type: string, enum: [queued, running, done]}
-"""
-
-
 def api_descriptions(
     paths: str = "", schemas: str = JOB, top: str = "", version: str = "3.1.0", info: str = ""
 ) -> str:
@@ -674,36 +667,6 @@ def api_descriptions(
         + "components:\n  schemas:\n"
         + schemas
     )
-
-
-ORDERS = """\
-/orders:
-  post:
-    summary: Create an order
-    responses:
-      '201': {description: Created}
-/orders/{orderId}:
-  get:
-    summary: Read an order
-    responses:
-      '200': {description: OK}
-  post:
-    summary: Confirm an order
-    description: |-
-      Confirm an order created through `POST /order`.
-
-      Sign in first at the provider's `/.well-known/openid-configuration`,
-      then read it back with `GET /orders/{orderId}`.
-    responses:
-      '200': {description: OK}
-/.well-known/jobs:
-  get:
-    description: |-
-      Clients append `/.well-knwon/jobs` to the URL a user gives, as in
-      `https://api.example.org/v1/other/thing` or `GET https://elsewhere.org/order`.
-    responses:
-      '200': {description: OK}
-"""
 
 
 def test_a_route_an_operations_description_names_is_held_to_its_document(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_fence_invalid import ANCHORED
 
 from conftest import run_rule
 from speclint.analyses.context import Context
@@ -709,16 +710,6 @@ def test_a_nested_html_rows_null_is_its_own_field_not_the_outer_rows(
 
 # `"$ref": "#jobId"` names the subschema whose `$anchor` is `jobId` (JSON Schema 2020-12 §8.2.2):
 # a string. Read as the document's root it was an object, and the page's `string` a drift.
-ANCHORED = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Pipeline",
-    "type": "object",
-    "properties": {
-        "name": {"$anchor": "jobId", "type": "string"},
-        "after": {"$ref": "#jobId"},
-        "before": {"$ref": "#noSuchAnchor"},
-    },
-}
 
 
 ANCHOR_PAGE = (
