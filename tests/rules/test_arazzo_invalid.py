@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from test_arazzo_response_pointer import (
+    PETS,
+    PLACE,
+    flows_expressions,
+    lend,
+)
+
 from conftest import run_rule, write_files
 from speclint.common.findings import Severity
 
@@ -175,12 +182,6 @@ def test_steps_copied_verbatim_are_arazzo_duplicate_ids_not_a_unique_items_error
     assert "non-unique" in invalid.message
 
 
-# Issue 49's precision classes of the Overlay rules (and arazzo-invalid's design folders), each a
-# case on a fixture written here: archived overlays are records (not applied), a proposal's draft is
-# told at info, Overlay 1.1 is validated by its own schema (and 1.1's `info.description` is no
-# defect of a 1.0 overlay), and a release-to-release overlay applies to its first release.
-
-
 def test_an_arazzo_draft_in_a_proposals_folder_is_told_at_info(
     make_corpus: MakeCorpus, tmp_path: Path
 ) -> None:
@@ -198,3 +199,102 @@ def test_an_arazzo_draft_in_a_proposals_folder_is_told_at_info(
                for f in findings)  # fmt: skip
     root = write_files(tmp_path / "kept", {"workflows/adopt.arazzo.yaml": draft})
     assert {f.severity for f in run_rule(root, "arazzo-invalid")} == {Severity.ERROR}
+
+
+HEAD_STEPS = """\
+arazzo: 1.0.1
+info: {title: Adopt, version: 1.0.0}
+sourceDescriptions:
+  - {name: pets, url: ../api/pets.yaml, type: openapi}
+workflows:
+  - workflowId: main
+    steps:
+"""
+
+
+def flows(steps: str, head: str = HEAD_STEPS) -> dict[str, str | bytes]:
+    """The pet store at api/pets.yaml and a workflow at flows/main.arazzo.yaml with ``steps``
+    (indented as list items of ``steps``)."""
+    return {"api/pets.yaml": PETS, "flows/main.arazzo.yaml": head + steps}
+
+
+def test_a_parameter_in_body_is_arazzo_invalids_not_an_unknown_parameter(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`in: body` is no Arazzo place (§4.6.6: path, query, header, cookie): the schema's
+    finding; "takes no such parameter" would mislead (the value belongs in `requestBody`)."""
+    root = make_corpus(
+        flows(
+            "      - stepId: add\n        operationId: addPet\n"
+            "        parameters: [{name: pet, in: body, value: {name: Rex}}]\n"
+        )
+    )
+    assert run_rule(root, "arazzo-unknown-parameter") == []
+    (invalid,) = run_rule(root, "arazzo-invalid")
+    assert invalid.location.pointer == "/workflows/0/steps/0/parameters/0/in"
+
+
+def test_output_names_outside_the_pattern_are_reported_at_the_output(
+    make_corpus: MakeCorpus,
+) -> None:
+    steps = """\
+    steps:
+      - stepId: add
+        operationId: addBook
+        outputs:
+          book id: $response.body#/id
+          book.id-2_x: $response.body#/id
+    outputs:
+      'copies/left': $steps.add.outputs.book.id-2_x
+"""
+    found = run_rule(make_corpus(lend(steps)), "arazzo-invalid")
+    assert [(f.location.pointer, f.location.line) for f in found] == [
+        ("/workflows/0/steps/0/outputs/book id", 11),
+        ("/workflows/0/outputs/copies~1left", 14),
+    ]
+    assert "rename it `book_id`" in found[0].message
+    assert "§4.6.5" in found[0].message and "§4.6.4" in found[1].message
+
+
+def test_a_constant_output_value_is_reported(make_corpus: MakeCorpus) -> None:
+    steps = """\
+    steps:
+      - stepId: add
+        operationId: addBook
+        outputs:
+          state: Done
+          id: '{$response.body#/id}'
+    outputs:
+      status: success
+      book: 'book {$steps.add.outputs.id}'
+"""
+    found = run_rule(make_corpus(lend(steps)), "arazzo-invalid")
+    assert [f.location.pointer for f in found] == [
+        "/workflows/0/steps/0/outputs/state",
+        "/workflows/0/outputs/status",
+    ]
+    assert "the constant `Done`, not a runtime expression" in found[0].message
+
+
+def test_names_holding_spaces_resolve_as_declared_and_prose_after_a_name_does_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`$inputs.Unit Price` reads the input `Unit Price` (§4.7: `name = *( CHAR )`), and
+    `$steps.place.outputs.Order (id)` the output so named (its name is arazzo-invalid's to
+    judge, once); white space still ends a name nothing declares (`Unit Cost`)."""
+    steps = PLACE.replace(
+        "        outputs:", "        outputs:\n          'Order (id)': $response.body#/orderId"
+    ) + (
+        "      - stepId: read\n        operationId: getOrder\n        parameters:\n"
+        "          - {name: id, in: path, value: '$steps.place.outputs.Order (id)'}\n"
+        "          - {name: q, in: query, value: '$inputs.Unit Price'}\n"
+        "          - {name: r, in: query, value: '{$inputs.Unit Price}'}\n"
+        "          - {name: s, in: query, value: '$inputs.Unit Cost'}\n"
+    )
+    files = flows_expressions(steps)
+    files["flows/buy.arazzo.yaml"] = str(files["flows/buy.arazzo.yaml"]).replace(
+        "        sku: {type: string}\n", "        sku: {type: string}\n        Unit Price: {}\n"
+    )
+    (finding,) = run_rule(make_corpus(files), "arazzo-unresolved-expression")
+    assert finding.location.pointer == "/workflows/0/steps/1/parameters/3/value"
+    assert "has no input `Unit`" in finding.message

@@ -14,10 +14,6 @@ from conftest import findings_of, write_files
 from speclint.analyses.grpc import protojson
 from speclint.rules import proto_enum_drift
 
-# Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
-# the OpenAPI document (rpc-operation-drift). Every corpus here is written for the test.
-
-
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
@@ -417,3 +413,139 @@ def test_a_proto_fence_of_a_proposal_does_not_bind_the_normative_prose(
         (finding,) = found
         assert finding.location.path == "specification/api.md"
         assert "`Unset` only in the prose" in finding.message
+
+
+PROTO = """\
+syntax = "proto3";
+package tasks.v1;
+
+import "google/protobuf/struct.proto";
+import "google/protobuf/timestamp.proto";
+
+message Task {
+  string id = 1;
+  string context_id = 2;
+  int32 retries = 3;
+  repeated string labels = 4;
+  map<string, string> annotations = 5;
+  google.protobuf.Timestamp created_at = 6;
+  google.protobuf.Struct metadata = 7;
+  int64 size_bytes = 8;
+  string display = 9 [json_name = "title"];
+}
+
+message SendMessageRequest {
+  string text = 1;
+  google.protobuf.Struct metadata = 2;
+}
+"""
+
+
+def _schema(task: dict[str, Any], **more: Any) -> str:
+    return json.dumps(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"Task": task, **more},
+        },
+        indent=2,
+    )
+
+
+AGREED = {
+    "type": "object",
+    "required": ["id", "kind"],
+    "properties": {
+        "kind": {"const": "task"},
+        "id": {"type": "string"},
+        "contextId": {"type": "string"},
+        "retries": {"type": "integer"},
+        "labels": {"type": "array", "items": {"type": "string"}},
+        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+        "createdAt": {"type": "string", "format": "date-time"},
+        "metadata": {"type": "object"},
+        "sizeBytes": {"type": "string"},
+        "title": {"type": "string"},
+    },
+}
+
+
+def test_an_enum_prefix_is_read_from_its_values(make_corpus: MakeCorpus) -> None:
+    proto = (
+        'syntax = "proto3";\npackage t.v1;\n'
+        "enum HTTPMethod { HTTP_METHOD_UNSPECIFIED = 0; HTTP_METHOD_GET = 1; HTTP_METHOD_POST = 2; }\n"
+    )
+    schema = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post"]})
+    root = make_corpus({"proto/t.proto": proto, "json/tasks.json": schema})
+    assert findings_of("proto-enum-drift", root) == []
+    # the control: a value the proto lacks is still one
+    more = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post", "put"]})
+    (root / "json/tasks.json").write_text(more)
+    (found,) = findings_of("proto-enum-drift", root)
+    assert "`put` only in the schema" in found.message
+
+
+@pytest.mark.parametrize(
+    ("values", "schema"),
+    [
+        # the zero value listed by the schema agrees; aliases of one number are one value
+        ("STATE_UNSPECIFIED = 0; STATE_OPEN = 1;", ["unspecified", "open"]),
+        (
+            "option allow_alias = true; STATE_UNSPECIFIED = 0; STATE_CANCELED = 1; "
+            "STATE_CANCELLED = 1;",
+            ["canceled"],
+        ),
+    ],
+)
+def test_zero_values_and_aliases_written_in_the_schema_agree(
+    make_corpus: MakeCorpus, values: str, schema: list[str]
+) -> None:
+    proto = f'syntax = "proto3";\npackage t.v1;\nenum State {{ {values} }}\n'
+    root = make_corpus(
+        {"proto/t.proto": proto, "json/t.json": _schema(AGREED, State={"enum": schema})}
+    )
+    assert findings_of("proto-enum-drift", root) == []
+    (root / "json/t.json").write_text(_schema(AGREED, State={"enum": [*schema, "closed"]}))
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`closed` only in the schema" in found.message
+
+
+def test_an_enum_is_bound_by_use_through_the_properties_its_message_pair_reads(
+    make_corpus: MakeCorpus,
+) -> None:
+    # the property sits in an `allOf` branch: bound as the message pair reads it
+    proto = PROTO.replace("  string display = 9", "  State state = 10;\n  string display = 9")
+    proto += "enum State {\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}\n"
+    base = {"properties": {"state": {"type": "string", "enum": ["open", "closed"]}}}
+    task = {"allOf": [{"$ref": "#/definitions/Base"}, AGREED]}
+    root = make_corpus({"proto/tasks.proto": proto, "json/tasks.json": _schema(task, Base=base)})
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`closed` only in the schema" in found.message
+    assert found.related[0].pointer == "/definitions/Base/properties/state/enum"
+
+
+def test_a_proto_is_compared_with_the_definitions_of_its_own_version(
+    make_corpus: MakeCorpus,
+) -> None:
+    proto = (
+        'syntax = "proto3";\npackage t.v1;\n'
+        "enum Severity { SEVERITY_NULL = 0; SEVERITY_HIGH = 1; SEVERITY_INFO = 2; }\n"
+    )
+    old = _schema(AGREED, Severity={"enum": ["high"]})  # 1.0 had no `info`
+    new = _schema(AGREED, Severity={"enum": ["high", "info"]})
+    root = make_corpus(
+        {"schema/bom-1.1.proto": proto, "schema/bom-1.0.json": old, "schema/bom-1.1.json": new}
+    )
+    assert findings_of("proto-enum-drift", root) == []  # `NULL` is the zero value, 1.0 apart
+    (root / "schema/bom-1.1.json").write_text(old)
+    [found] = findings_of("proto-enum-drift", root)
+    assert found.related[0].path == "schema/bom-1.1.json"
+
+
+def test_a_nullable_enum_binds_without_its_null(make_corpus: MakeCorpus) -> None:
+    proto = PROTO.replace("  string display = 9", "  State state = 10;\n  string display = 9")
+    proto += "enum State {\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}\n"
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["state"] = {"type": "string", "nullable": True, "enum": ["open", "x", None]}
+    root = make_corpus({"proto/tasks.proto": proto, "json/tasks.json": _schema(task)})
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`x` only in the schema" in found.message

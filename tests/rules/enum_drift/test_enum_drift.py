@@ -37,6 +37,133 @@ SNAPSHOT = schema(
 )
 
 
+def pages_and_schemas(pages: int, schemas: int) -> dict[str, str]:
+    """``pages`` pages that each list `a` as `x` | `y` | `q`, and ``schemas`` schemas whose `a`
+    is `x`, `y`, `z`: every page binds to every schema by the field's name."""
+    files = {
+        f"spec/p{n}.md": f"# Page {n}\n\nThe `a` field is one of `x` | `y` | `q`.\n"
+        for n in range(pages)
+    }
+    for n in range(schemas):
+        files[f"schemas/s{n}.schema.json"] = schema(
+            type="object", properties={"a": {"enum": ["x", "y", "z"]}}
+        )
+    return files
+
+
+def edit(root: Path, path: str, old: str, new: str) -> Path:
+    target = root / path
+    text = target.read_text(encoding="utf-8")
+    assert old in text, f"{path} no longer holds {old!r}"
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return target
+
+
+ERROR_API = textwrap.dedent(
+    """\
+    openapi: 3.1.0
+    info: {title: t, version: 1.0.0}
+    paths: {}
+    components:
+      schemas:
+        Error:
+          type: object
+          properties:
+            code: {type: string, enum: [internal, invalid, forbidden, unavailable]}
+            message: {type: string}
+    """
+)
+
+
+def error_variant(code: str) -> str:
+    return schema(
+        type="object",
+        properties={"code": {"type": "string", "enum": [code]}, "message": {"type": "string"}},
+    )
+
+
+def line_error(api_refers: bool) -> dict[str, str | bytes]:
+    """A schema of line errors (`code` of its own few values, more members) and another API's
+    own `Error` component, of more codes; the API refers to the schema's folder or not."""
+    api = ERROR_API
+    if api_refers:
+        api = api.replace("paths: {}", "paths: {}\nx-line: {$ref: '../schemas/line-error.json'}")
+    return {
+        "schemas/line-error.json": schema(
+            type="object",
+            properties={
+                "code": {"type": "string", "enum": ["internal", "invalid"]},
+                "message": {"type": "string"},
+                "line": {"type": "integer"},
+            },
+        ),
+        "api/openapi.yaml": api,
+    }
+
+
+def _yaml(data: Any) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _enum_schema(**fields: list[str]) -> str:
+    return schema(
+        type="object",
+        properties={name: {"type": "string", "enum": values} for name, values in fields.items()},
+    )
+
+
+_PROPOSAL = """\
+# RFC: Session states
+
+**Status:** Draft
+**Version:** 2026-01-01
+
+## Retrieve
+
+- `state` - `open` | `closed` | `expired`
+"""
+
+
+def _error_body(codes: list[str], base: str) -> dict[str, Any]:
+    return {
+        "allOf": [
+            {"$ref": base},
+            {
+                "type": "object",
+                "properties": {
+                    "status": {"type": "integer", "enum": [400]},
+                    "code": {"type": "string", "enum": codes},
+                },
+            },
+        ]
+    }
+
+
+FIELD_SCHEMA = json.dumps(
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["string", "number", "integer", "boolean"]}
+        },
+    }
+)
+
+
+def _types_page(lead: str, last: str) -> str:
+    return (
+        "# Ledger sheets\n\n### Data Types\n\n"
+        f"{lead}\n\n"
+        "- `number` is a subset of our number\n"
+        "- `boolean` is the same as our boolean\n"
+        "- `string` is limited to 400 characters\n"
+        f"- `translated` maps language codes to strings.\n  {last}\n"
+    )
+
+
+MEMBERSHIP = ["join", "invite", "knock", "leave", "ban"]
+
+
 def test_every_prose_form_yields_its_values_with_field_and_line() -> None:
     text = page(
         """
@@ -248,20 +375,6 @@ def test_an_api_projection_listing_more_values_than_the_schema(make_corpus: Make
     assert finding.related[0].path == "api/openapi.yaml" and finding.related[0].line == 15
 
 
-def pages_and_schemas(pages: int, schemas: int) -> dict[str, str]:
-    """``pages`` pages that each list `a` as `x` | `y` | `q`, and ``schemas`` schemas whose `a`
-    is `x`, `y`, `z`: every page binds to every schema by the field's name."""
-    files = {
-        f"spec/p{n}.md": f"# Page {n}\n\nThe `a` field is one of `x` | `y` | `q`.\n"
-        for n in range(pages)
-    }
-    for n in range(schemas):
-        files[f"schemas/s{n}.schema.json"] = schema(
-            type="object", properties={"a": {"enum": ["x", "y", "z"]}}
-        )
-    return files
-
-
 @pytest.mark.parametrize(("pages", "schemas"), [(1, 1), (3, 4), (6, 8)])
 def test_pages_repeating_a_list_against_schemas_of_one_enum_are_one_disagreement(
     make_corpus: MakeCorpus, pages: int, schemas: int
@@ -374,103 +487,6 @@ def test_alike_enums_of_two_version_lines_stay_apart(make_corpus: MakeCorpus) ->
     ]
 
 
-def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: MakeCorpus) -> None:
-    text = page(
-        """
-        # Interrupts
-
-        Status: Stable, covering the three interrupt kinds.
-
-        ## Kinds
-
-        - `approval`: a person decides.
-        - `clarification`: a question.
-        - `custom`: anything else.
-        - `external`: an outside event.
-
-        The two `mode` values (`sync`, `async`, `batch`) are fixed. Five colour kinds exist.
-        """
-    )
-    root = make_corpus({"spec/interrupt.md": text})
-    found = sorted(run_rule(root, "count-drift"), key=lambda f: f.location.line)
-    assert [(f.location.line, f.message.split(",")[0]) for f in found] == [
-        (3, '"Status: Stable'),
-        (12, "claims 2 values of `mode` but lists 3: `sync`"),
-    ]
-    assert "claims 3 interrupt kinds, but this page lists 4 values of `kind`" in found[0].message
-    assert found[0].related[0].line == 7
-    fixed = text.replace("three interrupt", "four interrupt").replace("two `mode`", "three `mode`")
-    assert run_rule(make_corpus({"spec/interrupt.md": fixed}), "count-drift") == []
-
-
-CAPABILITIES = schema(
-    title="Capabilities",
-    type="object",
-    properties={
-        "limits": {
-            "type": "object",
-            "properties": {"maxRuns": {"type": "integer"}},
-            "additionalProperties": False,
-        },
-        "grpc": {"type": "object"},
-        "type": {"enum": ["host.started", "host.stopped"]},
-    },
-    additionalProperties=False,
-)
-
-
-@pytest.mark.parametrize(
-    ("span", "sentence", "reported"),
-    [
-        ("limits.maxBodyBytes", "The capabilities document carries {span}.", True),
-        ("capabilities.limits.maxBodyBytes", "A host sets {span}.", True),
-        ("capabilities.extra", "A host sets {span}.", True),
-        ("limits.maxRuns", "The capabilities document carries {span}.", False),
-        ("grpc.service", "The capabilities document carries {span}.", False),  # open object
-        ("host.started", "The capabilities host emits {span}.", False),  # an enum value
-        ("limits.maxBodyBytes", "A future capabilities revision MAY add {span}.", False),
-        ("limits.maxBodyBytes", "Unrelated prose about {span}.", False),  # schema not named
-        ("run.started", "The capabilities document has {span}.", False),  # binds to nothing
-    ],
-)
-def test_undocumented_field_validates_a_minimal_instance(
-    make_corpus: MakeCorpus, span: str, sentence: str, reported: bool
-) -> None:
-    text = page(
-        f"""
-        # Limits
-
-        See [the schema](../schemas/capabilities.schema.json).
-
-        {sentence.format(span=f"`{span}`")}
-        """
-    )
-    root = make_corpus({"schemas/capabilities.schema.json": CAPABILITIES, "spec/caps.md": text})
-    found = run_rule(root, "undocumented-field")
-    assert bool(found) is reported, [f.message for f in found]
-    if found:
-        [finding] = found
-        row = text.split("\n")[finding.location.line - 1]
-        assert row[finding.location.column - 1 :].startswith(f"`{span}`")
-        assert finding.related[0].path == "schemas/capabilities.schema.json"
-        assert finding.related[0].pointer.endswith("additionalProperties")
-
-
-@pytest.fixture(scope="module")
-def openwop_copy(openwop: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    copy = tmp_path_factory.mktemp("openwop") / "corpus"
-    shutil.copytree(openwop, copy)
-    return copy
-
-
-def edit(root: Path, path: str, old: str, new: str) -> Path:
-    target = root / path
-    text = target.read_text(encoding="utf-8")
-    assert old in text, f"{path} no longer holds {old!r}"
-    target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return target
-
-
 def test_openwop_interrupt_kinds_drift_is_found(openwop: Path) -> None:
     found = run_rule(openwop, "enum-drift")
     kinds = [f for f in found if f.location.path == "schemas/run-event-payloads.schema.json"]
@@ -500,31 +516,6 @@ def test_openwop_removing_cancelling_from_the_snapshot_enum_is_found(
     assert finding.location.pointer == "/properties/status/enum"
     assert "lacks `cancelling`" in finding.message
     assert any(r.path == "api/openapi.yaml" for r in finding.related)
-
-
-def test_openwop_removing_max_request_body_bytes_is_found(openwop: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "c"
-    shutil.copytree(openwop, copy)
-    target = copy / "schemas/capabilities.schema.json"
-    document = json.loads(target.read_text(encoding="utf-8"))
-    limits = document["properties"]["limits"]
-    assert limits.get("additionalProperties") is False
-    del limits["properties"]["maxRequestBodyBytes"]
-    target.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    found = [
-        f
-        for f in run_rule(copy, "undocumented-field")
-        if "`limits.maxRequestBodyBytes`" in f.message
-    ]
-    on_page = [f for f in found if f.location.path == "spec/v1/capabilities.md"]
-    assert on_page, "the documented limits.maxRequestBodyBytes must be reported"
-    lines = (copy / "spec/v1/capabilities.md").read_text(encoding="utf-8").split("\n")
-    for finding in on_page:
-        assert "limits.maxRequestBodyBytes" in lines[finding.location.line - 1]
-        assert finding.related[0].path == "schemas/capabilities.schema.json"
-    assert run_rule(openwop, "undocumented-field") == [
-        f for f in run_rule(openwop, "undocumented-field") if "maxRequestBodyBytes" not in f.message
-    ]  # the unmodified snapshot has the field: nothing about it there
 
 
 def test_openwop_a_value_added_to_a_prose_list_is_found(openwop: Path, tmp_path: Path) -> None:
@@ -656,29 +647,6 @@ def test_a_waiver_above_a_list_or_table_keeps_the_sentence_that_introduces_it(
         [found] = prose_sets(parse_document(path, text))
         assert (found.field, found.values) == ("status", ("open", "closed"))
         assert found.context.startswith("The `status` field is one of:")
-
-
-ERROR_API = textwrap.dedent(
-    """\
-    openapi: 3.1.0
-    info: {title: t, version: 1.0.0}
-    paths: {}
-    components:
-      schemas:
-        Error:
-          type: object
-          properties:
-            code: {type: string, enum: [internal, invalid, forbidden, unavailable]}
-            message: {type: string}
-    """
-)
-
-
-def error_variant(code: str) -> str:
-    return schema(
-        type="object",
-        properties={"code": {"type": "string", "enum": [code]}, "message": {"type": "string"}},
-    )
 
 
 def test_error_variants_tagged_by_a_one_value_code_are_no_projections_of_a_general_error(
@@ -819,25 +787,6 @@ def test_an_empty_string_in_the_enum_is_unset_not_a_value_to_document(
     assert run_rule(root, "enum-drift") == []
 
 
-def line_error(api_refers: bool) -> dict[str, str | bytes]:
-    """A schema of line errors (`code` of its own few values, more members) and another API's
-    own `Error` component, of more codes; the API refers to the schema's folder or not."""
-    api = ERROR_API
-    if api_refers:
-        api = api.replace("paths: {}", "paths: {}\nx-line: {$ref: '../schemas/line-error.json'}")
-    return {
-        "schemas/line-error.json": schema(
-            type="object",
-            properties={
-                "code": {"type": "string", "enum": ["internal", "invalid"]},
-                "message": {"type": "string"},
-                "line": {"type": "integer"},
-            },
-        ),
-        "api/openapi.yaml": api,
-    }
-
-
 def test_another_apis_named_definition_is_its_own_entity_not_a_projection(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -851,44 +800,6 @@ def test_a_named_definition_of_an_api_that_refers_to_the_schema_is_compared(
 ) -> None:
     [finding] = run_rule(make_corpus(line_error(api_refers=True)), "enum-drift")
     assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message
-
-
-def _yaml(data: Any) -> str:
-    return json.dumps(data, indent=2) + "\n"
-
-
-def _enum_schema(**fields: list[str]) -> str:
-    return schema(
-        type="object",
-        properties={name: {"type": "string", "enum": values} for name, values in fields.items()},
-    )
-
-
-_PROPOSAL = """\
-# RFC: Session states
-
-**Status:** Draft
-**Version:** 2026-01-01
-
-## Retrieve
-
-- `state` - `open` | `closed` | `expired`
-"""
-
-
-def _error_body(codes: list[str], base: str) -> dict[str, Any]:
-    return {
-        "allOf": [
-            {"$ref": base},
-            {
-                "type": "object",
-                "properties": {
-                    "status": {"type": "integer", "enum": [400]},
-                    "code": {"type": "string", "enum": codes},
-                },
-            },
-        ]
-    }
 
 
 def test_a_section_that_names_its_schema_file_binds_to_that_file(make_corpus: MakeCorpus) -> None:
@@ -1098,33 +1009,6 @@ def test_a_list_item_that_leads_with_its_schema_binds_to_that_schema(
     assert "courier" in finding.message and finding.severity is Severity.ERROR
 
 
-# Classes found at the first read of ecosystem batch 5 (issue 45): sources of an API the
-# repository's own build assembles, a tooling package's version, a list contrasted with an enum,
-# a ``$ref`` to a file the build writes. Each on a fixture of ours.
-
-
-FIELD_SCHEMA = json.dumps(
-    {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "properties": {
-            "type": {"type": "string", "enum": ["string", "number", "integer", "boolean"]}
-        },
-    }
-)
-
-
-def _types_page(lead: str, last: str) -> str:
-    return (
-        "# Ledger sheets\n\n### Data Types\n\n"
-        f"{lead}\n\n"
-        "- `number` is a subset of our number\n"
-        "- `boolean` is the same as our boolean\n"
-        "- `string` is limited to 400 characters\n"
-        f"- `translated` maps language codes to strings.\n  {last}\n"
-    )
-
-
 def test_a_list_of_another_formats_values_contrasted_with_ours_documents_no_enum(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -1153,18 +1037,6 @@ def test_a_list_of_our_values_is_still_bound(make_corpus: MakeCorpus) -> None:
     page = _types_page("A field has one of these data types:", "It holds an object.")
     root = make_corpus({"schemas/field.schema.json": FIELD_SCHEMA, "docs/ledger.md": page})
     assert [f for f in run_rule(root, "enum-drift") if "translated" in f.message]
-
-
-# Issue 26, precision of the value rules on repositories nobody tuned them for.
-#
-# example-invalid, value-invalid, fence-invalid, unresolved-ref and enum-drift each had classes of
-# findings that are true to the letter but not worth a maintainer's time (a ``null`` example where
-# ``nullable: true`` stands beside a ``$ref`` in OpenAPI 3.0; an empty-string default meaning
-# "unset"), or false (an example that merges another example file by ``$ref``). Each class is a
-# small corpus of our own here.
-
-
-MEMBERSHIP = ["join", "invite", "knock", "leave", "ban"]
 
 
 def test_a_name_binds_to_the_schema_whose_values_agree_not_to_others_of_that_name(
