@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Mapping
@@ -23,9 +24,22 @@ from speclint.frontends.cli import main
 from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+REPOSITORY = TESTS.parent
 BUNDLED_CORPUS = REPOSITORY / "corpus"
+BENCHMARKS = REPOSITORY / "benchmarks"
+# Files the tests read as they are (the JSON Schema Test Suite's cases): tests/data.
+DATA = TESTS / "data"
 OPENWOP = REPOSITORY.parent / "shared" / "openwop-corpus"
+
+# The test modules live in folders by subject (tests/rules/, tests/run/, ...) and share helpers by
+# importing one another by file name (`from test_cli import cli`), the name pytest's default
+# "prepend" import mode gives a module of a folder without `__init__.py`. Every folder holding
+# test modules is on sys.path, after the entries pytest puts first, so such an import works wherever
+# both modules live and when a module runs alone. Module file names are unique across tests/.
+for _folder in sorted({path.parent for path in TESTS.rglob("test_*.py")} - {TESTS}):
+    if DATA not in _folder.parents and str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -45,12 +59,12 @@ if "SPECLINT_CACHE_DIR" not in os.environ or os.environ["SPECLINT_CACHE_DIR"] ==
 
 # A rule's tests are about what it finds, not about whether today's labels put it in the default
 # set: the session runs in preview mode (every rule), and so does every speclint it starts, which
-# inherits the variable. tests/test_preview.py takes it away to test the default set.
+# inherits the variable. tests/run/test_preview.py takes it away to test the default set.
 os.environ["SPECLINT_PREVIEW"] = "1"
 
 # In a GitHub Actions job these name the commit being tested, and the Markdown report then links
 # every place to it (issue 48, item 4): the reports the tests read are those of a run outside
-# Actions, whatever runs the tests. tests/test_markdown_links.py sets them where it means to.
+# Actions, whatever runs the tests. tests/outputs/test_markdown_links.py sets them where it means to.
 for _variable in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"):
     os.environ.pop(_variable, None)
 
@@ -183,7 +197,7 @@ def cli_in_process(
 ) -> subprocess.CompletedProcess[str]:
     """What ``speclint ARGS`` run in ``cwd`` with the environment ``env`` (the whole of it, as a
     child's) and ``input`` on stdin exits with and prints on stdout and stderr, answered in this
-    process: the same answer as tests/test_cli.py's ``cli``, which starts a child, at a fraction
+    process: the same answer as tests/frontends/test_cli.py's ``cli``, which starts a child, at a fraction
     of the cost (no interpreter to start and no imports, and the code fingerprint that keys the
     cache computed once a process, not once a run). For tests of what the command line prints
     and exits with; a test whose point is the process (a signal, the console script, a fresh
@@ -219,6 +233,12 @@ def run_rule(root: Path, rule: str, options: Mapping[str, Any] | None = None) ->
     if options is None:
         options = corpus.config.rule_options.get(rule, {})
     return list(all_rules()[rule].check(corpus, options))
+
+
+def findings_of(rule: str, root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
+    """The findings of one rule on the corpus at ``root``, in process, with ``options`` and no
+    configuration file (without options: the rule's defaults alone)."""
+    return list(all_rules()[rule].check(Context.load(root), dict(options or {})))
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ It prints, like ruff's ecosystem check and mypy_primer:
 - labels whose finding no longer appears (stale), and a seeded random sample of unlabelled
   findings per rule to read next.
 
-CI does not run this (it needs the mirrors and minutes); ``tests/test_ecosystem.py`` checks the
+CI does not run this (it needs the mirrors and minutes); ``tests/ecosystem/test_ecosystem.py`` checks the
 list, the labels and the bookkeeping on synthetic results.
 """
 

@@ -9,7 +9,7 @@ precision over the hand-read verdicts of ``labels.toml``; it must not read this 
 runs, so this script writes what it needs into ``linter/data/precision.json``: per rule the
 number of labels counted, their true / false / noise verdicts, the precision (true over all
 counted, noise against, as ``check.py`` prints it) and the labels left out as stale, with the
-SHA-256 of ``labels.toml`` (``tests/test_preview.py`` fails when the file is stale against it).
+SHA-256 of ``labels.toml`` (``tests/run/test_preview.py`` fails when the file is stale against it).
 
 A label is counted as ``check.py``'s per-rule table counts it (its ``tally``): while its finding
 appears in the newest stored run of its repository (``--scratch``, default
@@ -21,7 +21,7 @@ preview after its false positives are fixed. A label of a repository with no sto
 read (a batch labelled on a run this scratch folder does not hold), and the script says so.
 
 A label's keys are ``check.Label``'s (``batch`` and ``first_read`` included) and a key it does
-not have is ignored; ``check.py`` and ``tests/test_ecosystem.py`` validate the file (this script
+not have is ignored; ``check.py`` and ``tests/ecosystem/test_ecosystem.py`` validate the file (this script
 does not: it also reads label files of repositories ``repos.toml`` does not list, in tests). Its
 stale count differs from ``check.stale``'s list on purpose: a first-read label whose finding is
 gone is kept there (it records the first reading) but counts here as not judging any finding. Rerun this script after labelling, and after an
@@ -167,7 +167,7 @@ def document(
 ) -> str:
     """The data file's text: sorted keys, one rule (and one heuristic) a line, a newline at
     the end; ``unattributed`` the counted labels of rules with heuristics whose finding names
-    none (``tests/test_preview.py`` wants 0: the runs read must name them)."""
+    none (``tests/run/test_preview.py`` wants 0: the runs read must name them)."""
 
     def lines(table: Mapping[str, Mapping[str, Any]]) -> str:
         return ",\n".join(

@@ -44,7 +44,7 @@ DAEMON_FLAG = "--daemon"
 DEBUG_FLAG = "--debug"
 # The commands a daemon answers, with their options that take a value (the rest are flags):
 # what the client needs to tell the paths of a command line from option values, without click.
-# ``tests/test_daemon.py`` checks this table against the commands' definitions.
+# ``tests/frontends/test_daemon.py`` checks this table against the commands' definitions.
 COMMANDS: dict[str, frozenset[str]] = {
     "check": frozenset(
         {

@@ -8,7 +8,7 @@ are read and parsed again, and only the rules whose inputs changed run again (fo
 process, which has everything imported). Each request is the command line as the user typed it
 (without ``--daemon``), run by the same command-line code in this process, with the client's
 working folder and environment, so what it prints and exits with is what a cold run's would be:
-``tests/test_daemon.py`` compares them byte for byte after an edit of each kind of document.
+``tests/frontends/test_daemon.py`` compares them byte for byte after an edit of each kind of document.
 
 Lifetime and trust (SECURITY.md, "The daemon"): it listens on a Unix socket in the user's private
 daemon folder (``speclint.common.places.daemon_folder``), mode 0600, named by the hash of the

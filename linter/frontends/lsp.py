@@ -59,7 +59,7 @@ WAIVER_REASON = "say why this finding is accepted"
 # set-ups the README gives: an editor sends the server the open texts of the languages it is set
 # up for only, so an `.mdx` page left out is checked as saved, not as typed. VS Code's language
 # ids (`mdx` is the MDX extension's, unifiedjs.vscode-mdx; `proto3` vscode-proto3's) and Neovim's
-# filetypes; tests/test_read_files.py holds both, and the README, to the list.
+# filetypes; tests/model/test_read_files.py holds both, and the README, to the list.
 VSCODE_LANGUAGES: dict[str, str] = {
     ".json": "json",
     ".jsonc": "jsonc",

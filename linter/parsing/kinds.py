@@ -44,7 +44,7 @@ class DocumentKind(enum.Enum):
 # are refined from their content once parsed: ``classify``). The one list (issue 44, item 10)
 # behind discovery's default ``include`` (``speclint.model.config``), the pre-commit hook's
 # ``files`` pattern (.pre-commit-hooks.yaml), the editors' set-ups (``speclint.frontends.lsp``)
-# and the README: tests/test_read_files.py holds each of them to it. The default ``include``
+# and the README: tests/model/test_read_files.py holds each of them to it. The default ``include``
 # matches endings as written (`README.MD` is not read); ``kind_for_path`` reads them in any case,
 # for an ``include`` that names `*.MD`.
 READ_SUFFIXES: dict[str, DocumentKind] = {

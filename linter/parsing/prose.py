@@ -106,7 +106,7 @@ class Paragraph:
 
     def _compared(self) -> tuple[Any, ...]:
         # Two readings of a page that render a paragraph alike are alike: which slices make up
-        # ``plain`` depends on how a reader splits the text (``tests/test_pulldown.py``).
+        # ``plain`` depends on how a reader splits the text (``tests/parsing/test_pulldown.py``).
         return (
             self.start,
             self.stop,
@@ -300,7 +300,7 @@ def github_anchor(text: str) -> str:
 
 
 def _parser() -> Any:
-    """markdown-it, as the pages were read before pulldown-cmark (``tests/test_pulldown.py``
+    """markdown-it, as the pages were read before pulldown-cmark (``tests/parsing/test_pulldown.py``
     compares the two readings)."""
     return MarkdownIt("commonmark").enable("table")
 

@@ -25,7 +25,7 @@ right after a table is a row for pulldown-cmark and ends the table for markdown-
 across a line ending after trailing spaces keeps one space fewer. (A third, a table whose
 delimiter row holds tabs, which pulldown-cmark reads as a paragraph and GitHub and markdown-it as
 a table, is read as a table: see ``_untabbed_delimiter_rows``.)
-``tests/test_pulldown.py`` holds the readings to each other on a page written for them, and pins
+``tests/parsing/test_pulldown.py`` holds the readings to each other on a page written for them, and pins
 these differences.
 """
 

@@ -1,0 +1,363 @@
+"""Issue 26, item 4: YAML merge keys, a specification's own example conventions, and generated
+content (marked blocks, generated-file headers, ``linguist-generated`` in ``.gitattributes``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_cli import cli
+from test_provenance import findings, listing
+from test_undeclared_tag import MAKEFILE
+
+from conftest import findings_of
+from speclint.analyses.context import Context
+from speclint.parsing.kinds import generated_header
+from speclint.parsing.shell import make_expanded, variable_pattern
+from speclint.parsing.structured import ParseFailure, parse_yaml
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+SERVERS = """\
+defaults: &defaults
+  protocol: https
+  port: 443
+prod:
+  <<: *defaults
+  host: api.example.test
+  port: 8443
+both:
+  <<: [*defaults, {region: north}]
+  host: b.example.test
+"""
+
+
+def test_merge_keys_parse_with_yaml_1_1_semantics() -> None:
+    parsed = parse_yaml(SERVERS)
+    # Keys written in the mapping win over merged ones; earlier merged mappings win over later.
+    assert parsed.data["prod"] == {"protocol": "https", "port": 8443, "host": "api.example.test"}
+    assert parsed.data["both"] == {
+        "protocol": "https",
+        "port": 443,
+        "region": "north",
+        "host": "b.example.test",
+    }
+    assert "<<" not in parsed.data["prod"]
+    assert parsed.duplicates == []
+    assert parsed.positions["/prod/port"] == (7, 3)  # the key written here, not the merged one
+    assert parsed.positions["/prod/protocol"] == (5, 3)  # the merge key that brought it
+
+
+def test_a_merge_key_of_a_scalar_is_still_an_error() -> None:
+    with pytest.raises(ParseFailure, match="merge"):
+        parse_yaml("base: 1\nitem:\n  <<: plain text\n")
+
+
+def test_merge_keys_in_a_file_and_a_fence_are_not_findings(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Servers\n\nShared settings with a merge key:\n\n```yaml\n" + SERVERS + "```\n\n"
+        "```yaml\nbase: &b\n  a: 1\nx:\n  <<: *b\n  a: 2\n  a: 3\n```\n"
+    )
+    root = make_corpus({"servers.yaml": SERVERS + "again:\n  <<: *defaults\n  <<: *defaults\n",
+                        "docs/servers.md": page})  # fmt: skip
+    assert findings_of("parse-error", root) == []
+    assert findings_of("fence-invalid", root) == []
+    duplicates = findings_of("duplicate-key", root)
+    assert duplicates == []
+
+
+def test_a_real_duplicate_beside_a_merge_key_is_still_reported(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"servers.yaml": SERVERS + "third:\n  <<: *defaults\n  host: a\n  host: b\n"}
+    )
+    (finding,) = findings_of("duplicate-key", root)
+    assert finding.location.pointer == "/third/host"
+
+
+COMMENTED = """\
+```json
+{
+  "id": "run-1",  # the run's id
+  "status": "running"
+}
+```
+"""
+
+
+WRAPPED = """\
+```json
+{
+  "id": "run-1",
+  "summary": "a description long enough that the page wraps it
+     onto the next line"
+}
+```
+"""
+
+
+BROKEN = """\
+```json
+{
+  "id": "run-1"  # a comment does not explain the missing comma
+  "status": "running"
+}
+```
+"""
+
+
+ELIDED_BUT_BROKEN = """\
+```json
+{
+  "id": "run-1"
+  "items": [1, 2, …]
+}
+```
+"""
+
+
+def fence_findings(pages: dict[str, str]) -> list[tuple[str, int]]:
+    from speclint.run.catalog import all_rules
+
+    corpus = Context.from_texts(pages)
+    return [
+        (f.location.path, f.location.line) for f in all_rules()["fence-invalid"].check(corpus, {})
+    ]
+
+
+def test_hash_comments_in_a_json_example_are_notes_not_errors() -> None:
+    assert fence_findings({"spec.md": "# Runs\n\n" + COMMENTED}) == []
+
+
+def test_a_real_syntax_error_beside_the_convention_is_still_reported() -> None:
+    assert fence_findings({"spec.md": "# Runs\n\n" + BROKEN}) == [("spec.md", 6)]
+    assert fence_findings({"spec.md": "# Runs\n\n" + ELIDED_BUT_BROKEN}) == [("spec.md", 6)]
+
+
+def test_strings_broken_across_lines_follow_a_stated_convention() -> None:
+    stated = (
+        "# Conventions\n\nIn the examples, long strings are broken across lines for readability.\n"
+    )
+    assert fence_findings({"spec.md": "# Runs\n\n" + WRAPPED}) == [("spec.md", 6)]
+    assert fence_findings({"spec.md": stated + "\n" + WRAPPED}) == []
+    # stated once for the whole specification, in another page
+    assert fence_findings({"README.md": stated, "spec.md": "# Runs\n\n" + WRAPPED}) == []
+
+
+CONTRIBUTORS = """\
+# Project
+
+See [the spec](spec.md).
+
+## Contributors
+
+<!-- ALL-CONTRIBUTORS-LIST:START - Do not remove or modify this section -->
+<table><tr><td><a href="https://example.test/a"><img src="a.png"/><br/>
+<sub><b>A</b></sub></a><br/><a href="missing-a.md" title="Docs">📖</a></td></tr></table>
+<!-- ALL-CONTRIBUTORS-LIST:END -->
+
+And [a broken link](nowhere.md) written by hand.
+"""
+
+
+GENERATED_PAGE = """\
+<!-- Code generated by refgen from api.proto. DO NOT EDIT. -->
+# API reference
+
+See [Thing](missing-thing.md).
+
+```json
+{"a": 1 "b": 2}
+```
+"""
+
+
+def test_generated_blocks_and_pages_are_not_judged_as_prose(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "README.md": CONTRIBUTORS,
+            "spec.md": "# Spec\n",
+            "reference/api.md": GENERATED_PAGE,
+            "reference/hand.md": GENERATED_PAGE.split("\n", 1)[1].replace("thing", "other"),
+            "generated/out.json": '{"a": 1,}\n',
+            ".gitattributes": "# generated\n/generated/** linguist-generated\n"
+            "docs/*.md linguist-generated=true\nspec.md -linguist-generated\n",
+            "docs/gen.md": "# Gen\n\n[x](nowhere.md)\n",
+            "docs/sub/own.md": "# Own\n\n[x](nowhere.md)\n",
+        }
+    )
+    run = cli("check", str(root), "--no-cache", "--format", "json")
+    found = {(f["rule"], f["location"]["path"]) for f in json.loads(run.stdout)["findings"]}
+    lines = {
+        f["location"]["line"]
+        for f in json.loads(run.stdout)["findings"]
+        if f["location"]["path"] == "README.md"
+    }
+    assert ("broken-link", "README.md") in found and lines == {12}  # the hand-written link only
+    assert ("broken-link", "reference/hand.md") in found
+    assert ("fence-invalid", "reference/hand.md") in found
+    assert not any(path == "reference/api.md" for _, path in found)
+    assert ("broken-link", "docs/gen.md") not in found
+    assert ("broken-link", "docs/sub/own.md") in found  # `*` does not cross a `/`
+    assert ("parse-error", "generated/out.json") in found  # still a broken file
+
+    listing = cli("files", str(root))
+    assert listing.returncode == 0, listing.stderr
+    rows = {line.split()[0]: line for line in listing.stdout.splitlines()}
+    assert "generated (a `Code generated ... DO NOT EDIT.` header)" in rows["reference/api.md"]
+    assert "generated (.gitattributes: linguist-generated)" in rows["docs/gen.md"]
+    assert "generated" not in rows["docs/sub/own.md"]
+    assert "generated" not in rows["spec.md"]
+
+
+def test_editing_gitattributes_is_seen_by_the_run_cache(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    root = make_corpus({"docs/gen.md": "# Gen\n\n[x](nowhere.md)\n", ".gitattributes": "\n"})
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+    def rules() -> list[str]:
+        run = cli("check", str(root), "--format", "json", env=env)
+        return [f["rule"] for f in json.loads(run.stdout)["findings"]]
+
+    assert rules() == ["broken-link"]
+    (root / ".gitattributes").write_text("docs/** linguist-generated\n")
+    assert rules() == []
+
+
+def test_an_elision_in_parentheses_is_one() -> None:
+    page = '# Runs\n\n```json\n{\n  "context": {\n    (...)\n  },\n  "id": 1,\n  ....\n}\n```\n'
+    assert fence_findings({"spec.md": page}) == []
+
+
+def test_an_elision_at_the_end_elides_the_closing_brackets_too() -> None:
+    page = '# Runs\n\n```json\n{\n  "runs": [\n    {"id": 1},\n    ...\n```\n'
+    assert fence_findings({"spec.md": page}) == []
+    unclosed = '# Runs\n\n```json\n{\n  "runs": [\n    {"id": 1},\n    ...\n  ]\n```\n'
+    assert fence_findings({"spec.md": unclosed}) == [("spec.md", 9)]
+
+
+@pytest.mark.parametrize(
+    ("head", "generated"),
+    [
+        (
+            '{\n  "$comment": "AUTO-GENERATED by build.js; DO NOT EDIT",\n  "type": "object"\n}\n',
+            True,
+        ),
+        ("# GENERATED FILE - DO NOT EDIT\nopenapi: 3.1.0\n", True),
+        ('{\n  "description": "schema.json is generated by build.js; do not edit it",\n', False),
+        ("# Title\n\nThe reference is generated by a script: do not edit it by hand.\n", False),
+    ],
+)
+def test_a_header_comment_marks_a_file_generated(head: str, generated: bool) -> None:
+    assert (generated_header(head) is not None) is generated
+
+
+def test_prose_that_drifts_from_a_generated_schema_is_still_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    status = {"type": "string", "enum": ["running", "done"]}
+    root = make_corpus(
+        {
+            "schemas/run.schema.json": json.dumps(
+                {
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "type": "object",
+                    "properties": {"status": status},
+                },
+                indent=2,
+            ),
+            ".gitattributes": "schemas/*.json linguist-generated\n",
+            "spec/runs.md": "# Runs\n\nThe `status` of a run is one of `running`, `done` or "
+            "`cancelled`.\n",
+        }
+    )
+    run = cli("check", str(root), "--no-cache", "--format", "json")
+    assert [f["rule"] for f in json.loads(run.stdout)["findings"]] == ["enum-drift"]
+
+
+# Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
+# writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
+# a program of the repository that writes files by a path template (run by hand: no command names
+# it), a script argument's default output, a bundler command in a guide's fence, an API document
+# in a folder only a build writes. Findings are not located in them, a defect their source has is
+# reported once (at the source), and an API's inline schema is never called a copy of a file
+# written from it. Every fixture here is our own.
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+PHONE = {
+    "name": "phone",
+    "path": "phones.csv",
+    "datapackage_metadata": {"format": "csv"},
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "extension": {"type": "number", "example": "100"},
+    },
+}
+
+
+def test_a_makefiles_variables_are_written_out() -> None:
+    lines = make_expanded(MAKEFILE.splitlines())
+    assert len(lines) == len(MAKEFILE.splitlines())  # line numbers kept
+    assert (
+        "docker-compose run --rm redocly bundle computable/${API}-codegen.json "
+        "-o computable/${API}-codegen.yaml" in lines[7]
+    )
+    assert "for api in kennel cattery" not in lines[10]  # a list is no one path: unknown
+    assert "API=$api" in lines[10]  # make's `$$` is the shell's `$`
+
+
+def test_a_name_holding_a_variable_stands_for_the_files_it_matches() -> None:
+    folder, name = variable_pattern("../computable/${API}-codegen.yaml") or ("", None)
+    assert folder == "../computable" and name is not None
+    assert name.match("kennel-codegen.yaml") and not name.match("kennel.yaml")
+    python = variable_pattern("../../static/schemas/{m['operationId']}_{method}.json")
+    assert python is not None and python[1].match("listDogs_get.json")
+    # A variable folder, or a file name without an extension of its own, says too little.
+    for vague in ("${OUT}/api.yaml", "docs/${PAGE}", "api.yaml", "build/*.json"):
+        assert variable_pattern(vague) is None, vague
+
+
+def test_a_table_schema_style_source_is_a_schema_and_its_defect_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The source has keys of its own beside `type` and `properties`; a build compiles it (and
+    # another table that references it) into `compiled/`.
+    package = {
+        "type": "object",
+        "properties": {"phones": {"type": "array", "items": PHONE}, "id": {"type": "string"}},
+    }
+    root = make_corpus(
+        {
+            "schema/phone.json": json.dumps(PHONE, indent=2),
+            "schema/compiled/phone.json": json.dumps(PHONE, indent=1),
+            "schema/compiled/package.json": json.dumps(package, indent=2),
+        }
+    )
+    assert "`type: object`" in listing(root)["schema/phone.json"]
+    invalid = [f for f in findings(root) if f["rule"] == "example-invalid"]
+    assert [f["location"]["path"] for f in invalid] == ["schema/phone.json"]
+
+
+def test_a_data_file_with_a_type_and_properties_of_values_stays_data(
+    make_corpus: MakeCorpus,
+) -> None:
+    record = {"name": "x", "type": "object", "properties": {"colour": "red", "size": 3}}
+    assert "data" in listing(make_corpus({"records/x.json": json.dumps(record)}))["records/x.json"]
+
+
+def test_an_object_schema_with_an_unknown_dollar_key_is_not_guessed(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `"$schema "` (a trailing space) names no dialect speclint knows: not read as a schema.
+    odd = {"$schema ": "http://json-schema.org/draft-07/schema#", **PHONE}
+    assert "data" in listing(make_corpus({"x/phone.json": json.dumps(odd)}))["x/phone.json"]
