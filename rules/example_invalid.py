@@ -39,9 +39,9 @@ Options
     ``markers`` (default ``["normative-example", "schema", "example-of"]``): keys of marker comments
     tying the next fence to a schema. ``fences`` (default none): a table tying every JSON fence
     under a heading (or, without ``#anchor``, on a page) to a schema: ``"spec/rest.md#create-a-run"
-    = "schemas/run-request.schema.json"``. ``adjacent``, ``by-value``, ``by-shape``,
-    ``by-operation`` (each default ``true``): ``false`` turns that binding off (``by-shape`` also
-    root-document excerpts).
+    = "schemas/run-request.schema.json"``. ``adjacent`` (default ``true``), ``by-value`` (default
+    ``true``), ``by-shape`` (default ``true``), ``by-operation`` (default ``true``): ``false``
+    turns that binding off (``by-shape`` also root-document excerpts).
 
 Limitations
     A partial example (fragments, placeholders, ``"..."``) is judged for what it shows. An
