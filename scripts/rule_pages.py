@@ -7,12 +7,12 @@ marker comments), and deletes a rule page whose rule is gone. The pages are comm
 them again into a temporary folder and fails when a committed one differs (rerun this script
 after editing a rule's docstring or regenerating ``linter/data/precision.json``).
 
-A page is the docstring as ``speclint rule ID`` shows it (``speclint.outputs.reporters.rule_doc``
-reads the same reST subset), in Markdown: the summary, then each section (an unindented title
-whose body is indented: What it does, Why is this bad?, Example, Use instead, Options,
-Limitations) as a heading, ``::`` literal blocks as fenced code, ``literal`` as a code span. The
-status line above it says what ``speclint rule ID`` says first: the default severity, whether the
-rule runs by default or only in preview mode, and its measured precision.
+A page is the docstring as ``speclint rule ID`` shows it (both read it with
+``speclint.outputs.reporters.rule_doc.parse_doc``), in Markdown: the summary, then each section
+(an unindented title whose body is indented: What it does, Why is this bad?, Example, Use
+instead, Options, Limitations) as a heading, ``::`` literal blocks as fenced code, ``literal`` as
+a code span. The status line above it says what ``speclint rule ID`` says first: the default
+severity, whether the rule runs by default or only in preview mode, and its measured precision.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import argparse
 import re
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
+from speclint.outputs.reporters.rule_doc import ListItem, Prose, Section, parse_doc
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.preview import (
     ALWAYS_RUN,
@@ -57,8 +57,6 @@ _INLINE = re.compile(
     r"|(?P<angle><)",
     re.DOTALL,
 )
-_CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode)::.*$")
-_LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s")
 
 
 def _code_span(text: str) -> str:
@@ -95,72 +93,39 @@ def inline(text: str) -> str:
     return _INLINE.sub(render, text)
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _sections(body: list[str]) -> Iterator[tuple[str, list[str]]]:
-    """(title, dedented body lines) of each section: an unindented line whose next non-blank line
-    is indented. Text before the first title is the section ``""``."""
-    title, lines = "", []
-    for index, line in enumerate(body):
-        following = next((later for later in body[index + 1 :] if later.strip()), "")
-        if line.strip() and not _indent(line) and _indent(following) > 0:
-            if title or any(text.strip() for text in lines):
-                yield title, textwrap.dedent("\n".join(lines)).split("\n")
-            title, lines = line.strip(), []
-        else:
-            lines.append(line)
-    if title or any(text.strip() for text in lines):
-        yield title, textwrap.dedent("\n".join(lines)).split("\n")
-
-
-def markdown_body(lines: list[str]) -> list[str]:
-    """A section's reST body as Markdown: literal blocks fenced, lists set apart, prose inline."""
+def markdown_body(section: Section) -> list[str]:
+    """A section's blocks as Markdown: literal blocks fenced, lists set apart, prose inline."""
     out: list[str] = []
     prose: list[str] = []
+
+    def dedent(line: str) -> str:
+        return line[section.margin :] if line.strip() else ""
 
     def flush() -> None:
         if prose:
             out.extend(inline("\n".join(prose)).split("\n"))
             prose.clear()
 
-    def blank() -> None:
-        if out and out[-1].strip():
-            out.append("")
-
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        stripped = line.strip()
-        code = _CODE_DIRECTIVE.match(line)
-        if code is None and not stripped.endswith("::"):
-            item = _LIST_ITEM.match(line)
-            if item is not None:
-                # Python-Markdown starts a list only after a blank line, and nests by four spaces.
-                # (A list item's continuation lines are indented: they continue the list.)
-                if prose and prose[-1].strip() and not prose[-1].startswith((" ", "-", "*", "+")):
-                    prose.append("")
-                line = " " * (2 * len(item.group(1))) + line.lstrip(" ")
-            prose.append(line)
-            index += 1
-            continue
-        # A literal block follows: ``text::`` reads ``text:``, ``text ::`` and ``::`` vanish.
-        if code is None and stripped != "::":
-            text = line.rstrip()[:-2]
-            prose.append(text.rstrip() if text.endswith(" ") else text + ":")
-        flush()
-        margin = _indent(line)
-        end = index + 1
-        while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > margin):
-            end += 1
-        block = textwrap.dedent("\n".join(lines[index + 1 : end])).strip("\n")
-        if block:
-            blank()
-            # `text`: the examples mix languages and show what fails; no highlighter or checker
-            # should read them as one language's documents.
-            out += ["```text", *block.split("\n"), "```", ""]
-        index = end
+    for block in section.blocks:
+        if isinstance(block, Prose):
+            prose.extend(dedent(line) for line in block.lines)
+        elif isinstance(block, ListItem):
+            # Python-Markdown starts a list only after a blank line, and nests by four spaces.
+            # (A list item's continuation lines are indented: they continue the list.)
+            if prose and prose[-1].strip() and not prose[-1].startswith((" ", "-", "*", "+")):
+                prose.append("")
+            first, *rest = block.lines
+            prose.append(" " * (2 * (block.margin - section.margin)) + first.lstrip(" "))
+            prose.extend(dedent(line) for line in rest)
+        else:
+            flush()
+            text = textwrap.dedent("\n".join(block.lines)).strip("\n")
+            if text:
+                if out and out[-1].strip():
+                    out.append("")
+                # `text`: the examples mix languages and show what fails; no highlighter or
+                # checker should read them as one language's documents.
+                out += ["```text", *text.split("\n"), "```", ""]
     flush()
     while out and not out[-1].strip():
         out.pop()
@@ -205,18 +170,17 @@ def status_line(info: RuleInfo) -> str:
 
 
 def rule_page(info: RuleInfo) -> str:
-    lines = info.doc.strip("\n").split("\n")
-    summary, body = lines[0].strip(), lines[1:]
+    doc = parse_doc(info.doc)
     source = f"rules/{info.module.rsplit('.', 1)[1]}.py"
     out = [MARK.format(source=source), f"# {info.id}", "", status_line(info), ""]
-    out.append(inline(summary))
-    for title, section in _sections(body):
+    out.append(inline(doc.summary.strip()))
+    for section in doc.sections:
         rendered = markdown_body(section)
         if not rendered:
             continue
         out.append("")
-        if title:
-            out += [f"## {title}", ""]
+        if section.title:
+            out += [f"## {section.title.strip()}", ""]
         out += rendered
     return "\n".join(out) + "\n"
 
