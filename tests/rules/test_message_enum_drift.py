@@ -145,29 +145,6 @@ def test_a_payload_discriminator_is_a_warning_unless_configured(make_corpus: Mak
     assert [f.severity for f in configured] == [Severity.ERROR]
 
 
-# --- undeclared-tag (the other half of "operationIds unique and tags declared") ---------------
-
-
-def test_undeclared_tag_fail_and_pass(make_corpus: MakeCorpus) -> None:
-    doc = (
-        "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\ntags:\n  - name: runs\n"
-        "paths:\n  /v1/runs:\n    get:\n      tags: [run]\n"
-        "      responses: {'200': {description: ok}}\n"
-    )
-    root = make_corpus({"api/openapi.yaml": doc})
-    [finding] = all_rules()["undeclared-tag"].check(Context.load(root), {})
-    assert (finding.location.line, finding.location.pointer) == (
-        8,
-        "/paths/~1v1~1runs/get/tags/0",
-    )
-    assert "did you mean `runs`" in finding.message
-    (root / "api/openapi.yaml").write_text(doc.replace("[run]", "[runs]"))
-    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []
-    # A document that declares no tags has no convention to break.
-    (root / "api/openapi.yaml").write_text(doc.replace("tags:\n  - name: runs\n", ""))
-    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []
-
-
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 EVENT_TYPES = ["run.started", "run.completed", "run.failed", "node.completed"]

@@ -18,6 +18,7 @@ from speclint.analyses.repository import downloads
 from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED
 from speclint.common.findings import Severity
 from speclint.parsing.shell import expanded
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -426,3 +427,23 @@ def test_undeclared_tag_allows_one_edit_under_five_letters_and_two_from_five_on(
 def test_undeclared_tag_reads_the_tags_of_webhooks(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"api.yaml": _api("Cart", container="webhooks")})
     assert _typos(root) == ["Cart"]
+
+
+def test_undeclared_tag_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = (
+        "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\ntags:\n  - name: runs\n"
+        "paths:\n  /v1/runs:\n    get:\n      tags: [run]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    [finding] = all_rules()["undeclared-tag"].check(Context.load(root), {})
+    assert (finding.location.line, finding.location.pointer) == (
+        8,
+        "/paths/~1v1~1runs/get/tags/0",
+    )
+    assert "did you mean `runs`" in finding.message
+    (root / "api/openapi.yaml").write_text(doc.replace("[run]", "[runs]"))
+    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []
+    # A document that declares no tags has no convention to break.
+    (root / "api/openapi.yaml").write_text(doc.replace("tags:\n  - name: runs\n", ""))
+    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []
