@@ -267,3 +267,9 @@ def openwop() -> Path:
             f"the shared OpenWOP snapshot is not at {OPENWOP} (it lives in ../shared beside the checkout)"
         )
     return OPENWOP
+
+
+def dedented(text: str) -> str:
+    """A fixture's text written indented in a test, as its file holds it: dedented, without the
+    newline after the opening quotes."""
+    return textwrap.dedent(text).lstrip("\n")

@@ -4,7 +4,6 @@ AsyncAPI document that fails the official AsyncAPI JSON Schema of its declared v
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from conftest import dedented as yaml
 from conftest import findings_of, run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.schemas import validation
@@ -22,10 +22,6 @@ from speclint.rules import asyncapi_invalid, schema_invalid
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 EXAMPLES_BY_REF = yaml(

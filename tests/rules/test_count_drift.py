@@ -3,17 +3,13 @@ claim ("the four kind discriminators") that no longer matches what it counts."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from conftest import dedented as page
 from conftest import run_rule
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def page(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: MakeCorpus) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from conftest import dedented as md
 from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
@@ -240,10 +240,6 @@ def test_names_that_leave_the_root_are_not_followed(make_corpus: MakeCorpus) -> 
 # (a Docusaurus partial's routes and ``@site/`` alias, the FHIR IG Publisher's flat output, a
 # proposal's preamble that is no site's front matter), and a list of one kind of page that is no
 # index of its folder. Every fixture here is our own.
-
-
-def md(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 KINDS = {

@@ -4,12 +4,12 @@ schema in an API document that copies a schema already defined in a schema file.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 from test_undeclared_tag import DOG
 
+from conftest import dedented as yaml
 from conftest import openapi_30, run_rule, schema
 from conftest import openapi_30 as _api
 from conftest import run_rule as run
@@ -143,10 +143,6 @@ def test_a_self_contained_bundle_is_not_told_to_ref_the_file_it_republishes(
 # in a folder only a build writes. Findings are not located in them, a defect their source has is
 # reported once (at the source), and an API's inline schema is never called a copy of a file
 # written from it. Every fixture here is our own.
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 EXTRACT = yaml(

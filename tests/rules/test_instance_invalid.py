@@ -6,13 +6,13 @@ Every fixture is written here; none is copied from a public repository.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from conftest import count_builds, run_rule
+from conftest import dedented as yaml
 from conftest import run_rule as run
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.instance_schemas import InstanceSchemas
@@ -322,10 +322,6 @@ def test_a_modeline_naming_a_schema_only_the_root_has_is_still_a_broken_referenc
 # instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
 # repositories, and short first lines for the closure, union, satisfiability and identity rules.
 # Every fixture here is our own.
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def test_an_instance_whose_meta_schema_requires_schema_keeps_its_schema_member(

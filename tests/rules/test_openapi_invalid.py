@@ -14,8 +14,9 @@ import pytest
 import yaml
 from jsonschema import validators
 from test_overlay_breaks_document import overlay
-from test_provenance import findings
+from test_provenance import BEDS, FLATTEN_SCRIPT, GARDEN_FLAT, GARDEN_SOURCE, findings
 
+from conftest import dedented as yaml_text
 from conftest import findings_of, run_cli, run_rule
 from speclint.analyses import units
 from speclint.analyses.api import inlining, openapi_validation
@@ -23,157 +24,18 @@ from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.repository.provenance import BUNDLE
 from speclint.analyses.schemas.validation import install_safe_patterns
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.templates import template_data
 from speclint.rules import openapi_invalid
 from speclint.run import catalog, runner
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
-API = """\
-openapi: 3.1.0
-info: {title: Sessions, version: 1.0.0}
-servers:
-  - url: https://api.sessions.example.net/v1
-paths:
-  /session/{session_id}:
-    get: {operationId: getSession, responses: {'200': {description: ok}}}
-    delete: {operationId: endSession, responses: {'204': {description: ok}}}
-  /session:
-    post: {operationId: startSession, responses: {'201': {description: ok}}}
-  /table/{table_name}/info:
-    get: {operationId: tableInfo, responses: {'200': {description: ok}}}
-  /table/{table_name}/search:
-    post: {operationId: searchTable, responses: {'200': {description: ok}}}
-  /models/{model}/versions/{version}/infer:
-    post: {operationId: inferVersion, responses: {'200': {description: ok}}}
-  /models/{model}/ready:
-    get: {operationId: modelReady, responses: {'200': {description: ok}}}
-"""
-
-
-# Routes the API has, so that a page is bound to it (two of its routes, and half, found).
-BOUND = """\
-# Sessions
-
-- `POST /v1/session`
-- `GET /v1/session/{session_id}`
-- `DELETE /v1/session/{session_id}`
-"""
-
-
-def _run(root: Path) -> list[Finding]:
-    return run_rule(root, "route-undeclared")
-
-
-def found(root: Path) -> list[tuple[str, int, str]]:
-    return [(f.location.path, f.location.line, f.severity.label) for f in _run(root)]
-
-
-def bound_page(make_corpus: MakeCorpus, page: str, api: str = API) -> Path:
-    return make_corpus({"openapi.yaml": api, "docs/sessions.md": BOUND + "\n" + page})
-
-
-def test_a_dollar_brace_segment_of_the_document_is_a_variable(make_corpus: MakeCorpus) -> None:
-    # no template's expression: the document is read (`openapi-invalid` still says it is no
-    # OpenAPI template), and a value or any variable fills the segment
-    assert template_data("openapi", {"paths": {"/models/${MODEL}/ready": {}}}) is None
-    assert template_data("openapi", {"paths": {"${BASE}/models": {}}}) is not None
-    api = API.replace("/models/{model}/ready", "/models/${MODEL}/ready")
-    page = "- `GET /v1/models/resnet/ready`\n- `GET /v1/models/{model}/ready`\n"
-    root = bound_page(make_corpus, page, api)
-    assert found(root) == []
-    output = run_cli("bindings", str(root)).output
-    assert output.count("-> `GET /models/${MODEL}/ready` of openapi.yaml") == 2
-
-
-def yaml_text(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
-FLATTEN_SCRIPT = yaml_text(
-    """
-    #!/usr/bin/env bash
-    set -e
-    here=$(realpath "$0")
-    toolsDir=$(dirname "$here")
-    top=$(realpath "$toolsDir/..")
-    srcSpec=$(realpath "$top/src/garden.yml")
-    outSpec=$(realpath -m "$top/garden.yml")
-    echo swagger flatten "$srcSpec" -o "$outSpec" --format yaml
-    swagger flatten "$srcSpec" -o "$outSpec" --format yaml
-    """
-)
-
-
 BUNDLE_SCRIPT = FLATTEN_SCRIPT.replace("swagger flatten", "redocly bundle").replace(
     " --format yaml", ""
-)
-
-
-GARDEN_SOURCE = yaml_text(
-    """
-    openapi: 3.0.3
-    info: {title: Garden, version: 1.0.0}
-    paths:
-      /beds:
-        $ref: paths/beds.yml
-      /tools:
-        get:
-          responses:
-            '200': {summary: the tools}
-    """
-)
-
-
-BEDS = yaml_text(
-    """
-    get:
-      responses:
-        '200':
-          description: the beds
-          content:
-            application/json:
-              schema:
-                type: object
-                required: [rows]
-                properties:
-                  width: {type: number}
-    """
-)
-
-
-# The bundle as a bundler may write it: not equal to the source once dereferenced (a schema
-# hoisted and renamed, a tool's extension added), so only the command says it is a bundle.
-GARDEN_FLAT = yaml_text(
-    """
-    openapi: 3.0.3
-    info: {title: Garden, version: 1.0.0}
-    paths:
-      /beds:
-        get:
-          responses:
-            '200':
-              description: the beds
-              content:
-                application/json:
-                  schema: {$ref: '#/components/schemas/getBedsOKBody'}
-      /tools:
-        get:
-          responses:
-            '200': {summary: the tools}
-    components:
-      schemas:
-        getBedsOKBody:
-          type: object
-          required: [rows]
-          properties:
-            width: {type: number, x-go-type: float64}
-    """
 )
 
 

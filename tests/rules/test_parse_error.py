@@ -4,10 +4,10 @@ YAML or Markdown file that cannot be read or parsed."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from conftest import dedented as yaml
 from conftest import findings_of, run_cli, run_rule, schema
 from speclint.common.findings import Severity
 
@@ -180,10 +180,6 @@ def test_a_rush_config_file_with_comments_is_jsonc(make_corpus: MakeCorpus) -> N
         }
     )
     assert {f.location.path for f in run_rule(root, "parse-error")} == {"data/state.json"}
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def api(version: str = "1.0.0", extra: str = "") -> str:

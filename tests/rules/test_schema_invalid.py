@@ -4,13 +4,13 @@ Schema that is not valid against the metaschema of its declared ``$schema``."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from test_openapi_invalid import LIST_OPERATION, SPLIT_API
 
+from conftest import dedented as yaml
 from conftest import findings_of, run_rule, schema
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -37,10 +37,6 @@ def test_a_json_file_with_lone_carriage_returns_is_located_line_for_line(
     root = make_corpus({"schemas/bad.schema.json": '{\r  "type": 5\r}\r'})
     [finding] = run_rule(root, "schema-invalid")
     assert finding.location.line == 2
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def test_an_event_example_referenced_from_an_api_is_not_judged_as_a_schema(

@@ -4,7 +4,6 @@ OpenAPI operation tagged with a name the document's ``tags`` list does not decla
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 from test_provenance import findings, listing
 
+from conftest import dedented as yaml
 from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.repository import downloads
@@ -21,10 +21,6 @@ from speclint.parsing.shell import expanded
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 # An API whose one operation names a tag it does not declare (`undeclared-tag`, a writing rule).

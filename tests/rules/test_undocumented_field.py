@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from conftest import dedented as page
 from conftest import run_rule, schema
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def page(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 CAPABILITIES = schema(

@@ -12,6 +12,7 @@ import pytest
 from test_openapi_invalid import LIST_OPERATION, SPLIT_API, split_api
 from test_version_drift import not_checked
 
+from conftest import dedented as yaml_text
 from conftest import findings_of, run_rule, schema
 from conftest import run_rule as run
 from speclint.analyses.context import Context
@@ -22,10 +23,6 @@ from speclint.run.coverage import Note, of_corpus
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def yaml_text(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def test_a_pointer_that_leaves_a_keys_slash_unescaped_is_told_how_to_write_it(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import dedented as yaml_text
 from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -300,10 +301,6 @@ def test_asyncapi_payloads_the_client_sends_are_decided(make_corpus: MakeCorpus)
 # Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
 # most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
 # for a string enum of numbers. Every fixture here is our own.
-
-
-def yaml_text(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 NUMERIC_CODES = yaml_text(

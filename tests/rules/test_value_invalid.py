@@ -4,13 +4,14 @@ example-invalid now finds at every depth."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from test_unresolved_ref import schema_text
+from test_unsatisfiable_schema import NUMERIC_CODES
 
+from conftest import dedented as yaml
 from conftest import findings_of, run_rule, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -280,29 +281,6 @@ def test_a_schema_object_whose_schema_is_no_string_is_left_and_the_rest_is_check
     root = make_corpus({"schemas/run.schema.json": json.dumps(body, indent=1)})
     found = findings_of("value-invalid", root)
     assert [f.location.pointer for f in found] == ["/properties/other/enum/1"]
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
-NUMERIC_CODES = yaml(
-    """
-    openapi: 3.0.3
-    info: {title: Ledger, version: '1'}
-    paths:
-      /bills:
-        get:
-          parameters:
-            - name: direction
-              in: query
-              schema:
-                type: string
-                enum: [0, 1]
-          responses:
-            '200': {description: ok}
-    """
-)
 
 
 CODES = yaml(

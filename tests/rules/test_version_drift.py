@@ -7,13 +7,13 @@ Each fixture is written here, in our own words.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
 
+from conftest import dedented as yaml_text
 from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.model.config import load_config
@@ -199,10 +199,6 @@ def test_a_contract_ahead_of_a_bundles_releases_is_no_stale_copy(
 # Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
 # most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
 # for a string enum of numbers. Every fixture here is our own.
-
-
-def yaml_text(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 LINKED_CHANGELOG = yaml_text(

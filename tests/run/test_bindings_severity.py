@@ -3,13 +3,13 @@ follows the binding's evidence, and a finding's first line stays short."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from conftest import BUNDLED_CORPUS, run_rule, schema
+from conftest import dedented as page
 from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import Binder, all_prose_sets, prose_sets
 from speclint.common.findings import Severity
@@ -29,10 +29,6 @@ BINDING_RULES = (
     "inline-copy",
 )
 FIRST_LINE = 200
-
-
-def page(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 # --- a union whose branches each fix the tag to one value ----------------------------------------

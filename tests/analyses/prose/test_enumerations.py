@@ -7,19 +7,15 @@ Each fixture is written here, in our own words.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from conftest import dedented as page
 from conftest import run_rule, schema
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.model.corpus import parse_document
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def page(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 TYPES = schema(

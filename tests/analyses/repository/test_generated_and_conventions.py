@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -287,10 +286,6 @@ def test_prose_that_drifts_from_a_generated_schema_is_still_reported(
 # in a folder only a build writes. Findings are not located in them, a defect their source has is
 # reported once (at the source), and an API's inline schema is never called a copy of a file
 # written from it. Every fixture here is our own.
-
-
-def yaml(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 PHONE = {

@@ -6,7 +6,6 @@ them; the source wins what its copies would have won."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import yaml
 from test_copy_drift import _deep_api, _nested
 
-from conftest import run_cli
+from conftest import dedented, run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.repository.provenance import BUNDLE, COPY, GENERATED, UPSTREAM, VENDORED_KIND
 from speclint.analyses.schemas.fingerprints import Equivalence, all_shapes
@@ -652,10 +651,6 @@ def test_an_overlay_and_its_json_rendering_are_one_document(make_corpus: MakeCor
 # Issue 45, ecosystem batch 4 at first read, provenance: a bundler's output named through a
 # script's variables is its source's bundle; two renderings of one deeply nested document compare
 # equal; two editions of one API are not drifted copies. Every fixture here is our own.
-
-
-def dedented(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 FLATTEN_SCRIPT = dedented(

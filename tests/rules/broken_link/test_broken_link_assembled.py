@@ -5,13 +5,13 @@ into place; a link is judged as the published document reads it."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from test_broken_link import findings_of
 
+from conftest import dedented as md
 from conftest import run_rule
 from speclint.analyses.prose.assembly import respec_slug
 from speclint.common.findings import FIRST_LINE, Finding
@@ -25,10 +25,6 @@ from speclint.run.engine import Options, lint
 
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def md(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def findings(root: Path) -> list[Finding]:

@@ -6,12 +6,12 @@ proposes only targets that exist (item 9)."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 from test_broken_link import MakeCorpus, findings_of
 from test_cli import cli
 
+from conftest import dedented as md
 from conftest import run_rule
 from speclint.analyses.api.api_links import deep_link
 from speclint.analyses.context import Context
@@ -230,10 +230,6 @@ def test_a_redoc_link_into_an_openapi_file_is_judged_by_that_file(make_corpus: M
 # Issue 45, ecosystem batch 6 at first read: links as their renderer reads them (Elastic's
 # docs-builder anchors, ReSpec documents assembled by other include forms) and index-drift's
 # reading of a folder's index. Every fixture here is our own.
-
-
-def md(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def findings(root: Path, rule: str = "broken-link") -> list[Finding]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from test_broken_link import MakeCorpus, findings_of
 from test_cli import cli
 
+from conftest import dedented as md
 from conftest import run_cli, run_rule
 from speclint.common.findings import Severity
 from speclint.parsing.links import INCLUDE
@@ -477,10 +477,6 @@ def test_a_leading_slash_on_a_sphinx_page_is_the_source_folder(make_corpus: Make
 # (a Docusaurus partial's routes and ``@site/`` alias, the FHIR IG Publisher's flat output, a
 # proposal's preamble that is no site's front matter), and a list of one kind of page that is no
 # index of its folder. Every fixture here is our own.
-
-
-def md(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 DOCUSAURUS = {

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import dedented as page
 from conftest import findings_of, run_rule, schema
 from conftest import run_rule as run
 from speclint.analyses.context import Context
@@ -24,10 +25,6 @@ from speclint.run.catalog import all_rules
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def page(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 SNAPSHOT = schema(

@@ -10,6 +10,7 @@ from pathlib import Path
 from conftest import run_cli, run_rule, write_files
 from speclint.common.findings import Finding
 from speclint.parsing.routes import front_matter_routes, optional_forms, relative_route
+from speclint.parsing.templates import template_data
 
 # route-undeclared (issue 46, item 7), third round: the classes of wrong routes the hand-made
 # lists found and the rule missed. Slash-less paths the sentence calls a route (in the singular,
@@ -629,3 +630,16 @@ def test_a_wildcard_route_in_a_table_cell_is_a_pattern_not_its_prefix(
     assert (
         len(_run(bound_page_placeholders(make_corpus, emphasised))) == 1
     )  # emphasis marks still dropped
+
+
+def test_a_dollar_brace_segment_of_the_document_is_a_variable(make_corpus: MakeCorpus) -> None:
+    # no template's expression: the document is read (`openapi-invalid` still says it is no
+    # OpenAPI template), and a value or any variable fills the segment
+    assert template_data("openapi", {"paths": {"/models/${MODEL}/ready": {}}}) is None
+    assert template_data("openapi", {"paths": {"${BASE}/models": {}}}) is not None
+    api = API_PLACEHOLDERS.replace("/models/{model}/ready", "/models/${MODEL}/ready")
+    page = "- `GET /v1/models/resnet/ready`\n- `GET /v1/models/{model}/ready`\n"
+    root = bound_page_placeholders(make_corpus, page, api)
+    assert found(root) == []
+    output = run_cli("bindings", str(root)).output
+    assert output.count("-> `GET /models/${MODEL}/ready` of openapi.yaml") == 2
