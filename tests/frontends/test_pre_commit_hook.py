@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from test_lsp import RUN_SNAPSHOT
 
 from conftest import schema, write_files
 from speclint.frontends import client
@@ -98,11 +99,6 @@ def head_message(root: Path) -> str:
     return git("log", "-1", "--format=%s", cwd=root).stdout.strip()
 
 
-RUN_SNAPSHOT = schema(
-    title="RunSnapshot",
-    type="object",
-    properties={"runId": {"type": "string"}, "status": {"enum": ["queued", "running", "done"]}},
-)
 RUNS_PAGE = (
     "# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done`.\n\n"
     "A run starts queued.\n"

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from test_cli import cli
+from test_example_files import JOB
 
 from conftest import findings_of, run_rule
 from speclint.analyses.context import Context
@@ -96,16 +97,6 @@ def test_an_unquoted_name_with_a_value_is_still_a_slip(make_corpus: MakeCorpus) 
     body = '{\n  id: 5,\n  "name": "x"\n}'
     found = lines_reported(make_corpus, fence("json", body))
     assert [(line, "is not quoted" in message) for line, message in found] == [(5, True)]
-
-
-JOB = """\
-    Job:
-      type: object
-      required: [id, state]
-      properties:
-        id: {type: string}
-        state: {type: string, enum: [queued, running, done]}
-"""
 
 
 def api(

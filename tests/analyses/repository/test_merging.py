@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from test_cache import folder_of
+from test_provenance import listing
 
 from conftest import run_cli
 from speclint.analyses.context import Context
@@ -39,12 +40,6 @@ def rules_at(found: dict[str, Any]) -> list[tuple[str, str, int]]:
     return sorted(
         (f["rule"], f["location"]["path"], f["location"]["line"]) for f in found["findings"]
     )
-
-
-def listing(root: Path) -> dict[str, str]:
-    run = run_cli("files", str(root))
-    assert run.exit_code == 0, run.output
-    return {line.split()[0]: line for line in run.output.splitlines() if line.strip()}
 
 
 # An AsyncAPI 3 service whose operations name channels a shared file holds (our own example).

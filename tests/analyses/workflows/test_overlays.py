@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_cli
+from test_provenance import listing
+
 from speclint.analyses.context import Context
 from speclint.analyses.workflows.overlays import overlays
 
@@ -25,12 +26,6 @@ OVERLAY = (
     "  - target: $.openapi\n    update: 3.0.3\n"
     "  - target: $.components.schemas['Status'].enum\n    remove: true\n"
 )
-
-
-def listing(root: Path) -> dict[str, str]:
-    run = run_cli("files", str(root))
-    assert run.exit_code == 0, run.output
-    return {line.split()[0]: line for line in run.output.splitlines() if line.strip()}
 
 
 def test_an_overlay_applies_to_the_document_its_targets_name(make_corpus: MakeCorpus) -> None:

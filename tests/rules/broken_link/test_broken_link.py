@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_index_drift import run
+from test_index_drift import TERMS, run
 from test_openapi_invalid import _report
 
 from conftest import run_cli, run_rule, schema
@@ -507,21 +507,6 @@ def test_a_link_in_an_mdx_comment_is_not_judged(make_corpus: MakeCorpus) -> None
     root = make_corpus({"docs/p.mdx": page, "docs/a.md": "# A\n"})
     targets = sorted(f.message.split("`")[1] for f in findings_of(root) if f.rule == "broken-link")
     assert targets == ["gone-3.md", "gone-5.md"], targets
-
-
-TERMS = (
-    "Age",
-    "Allele",
-    "Bases",
-    "Complex Value",
-    "Date",
-    "Entity",
-    "Gene",
-    "Intron",
-    "Locus",
-    "Marker",
-    "Nucleotide",
-)
 
 
 def broken_links(root: Path) -> list[str]:

@@ -9,17 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from speclint.analyses.context import Context
-from speclint.common.findings import Finding
-from speclint.run.catalog import all_rules
+from test_example_files import findings
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def findings(root: Path) -> list[Finding]:
-    """example-invalid's findings, its notes (coverage) left out."""
-    found = all_rules()["example-invalid"].check(Context.load(root), {})
-    return [f for f in found if f.coverage is None]
 
 
 def envelope(version: str, size: str) -> str:
