@@ -359,3 +359,8 @@ def test_proto_message_drift_does_not_compare_required(make_corpus: MakeCorpus) 
     order["required"] = ["id", "customerId", "quantity"]
     root = make_corpus({"proto/shop.proto": SHOP_PROTO, "json/shop.json": _schemas(order)})
     assert run_rule(root, "proto-message-drift", {}) == []
+    # the control: the definition is paired with the message, so a field it lacks is drift
+    del order["properties"]["id"]
+    (root / "json/shop.json").write_text(_schemas(order))
+    [found] = run_rule(root, "proto-message-drift", {})
+    assert "`id` only in the proto" in found.message
