@@ -11,10 +11,13 @@ valid one.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import json
 import os
 import re
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -306,20 +309,36 @@ def test_every_option_a_rule_reads_is_documented() -> None:
     from speclint.model.config import documented_options
 
     for rule_id, info in all_rules().items():
-        source = Path(__import__(info.module, fromlist=["_"]).__file__ or "").read_text("utf-8")
-        read: set[str] = set()
+        module = importlib.import_module(info.module)
+        source = inspect.getsource(module)
+        read = _options_read(source)
+        # and those read for it by an analysis: `Binding.of(options)` (example-invalid's bindings)
         for node in ast.walk(ast.parse(source)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "get"
+                and node.func.attr == "of"
                 and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == "options"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
+                and any(isinstance(a, ast.Name) and a.id == "options" for a in node.args)
             ):
-                read.add(str(node.args[0].value))
+                reader = getattr(module, node.func.value.id)
+                read |= _options_read(textwrap.dedent(inspect.getsource(reader.of)))
         assert read <= documented_options(info.doc), (rule_id, read - documented_options(info.doc))
+
+
+def _options_read(source: str) -> set[str]:
+    """The names ``options.get("name", ...)`` reads in ``source``."""
+    return {
+        str(node.args[0].value)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "options"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
 
 
 def test_the_shipped_profiles_and_corpus_configurations_pass_the_check(tmp_path: Path) -> None:
