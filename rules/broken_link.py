@@ -124,7 +124,6 @@ from speclint.parsing.links import (
     without_fences,
 )
 from speclint.parsing.prose import ProseDocument, parse_markdown
-from speclint.parsing.reading import read_raw
 
 ID = "broken-link"
 SEVERITY = Severity.WARNING
@@ -486,12 +485,11 @@ class Tree:
         told by its size, never read). Of the first ``HTML_SCANNED`` in path order, those whose
         head loads ReSpec are read first, then the others, ``HTML_HOSTS`` at most: a folder of
         generated HTML that sorts first neither hides the ReSpec page nor is read through."""
-        root = self.corpus.root
         html = [p for p in sorted(self.files) if p.endswith((".html", ".htm"))]
         loading: list[str] = []
         others: list[str] = []
         for path in html[:HTML_SCANNED]:
-            head = read_raw(root, path, HTML_HEAD_BYTES, head=True)
+            head = self.corpus.read_file(path, HTML_HEAD_BYTES, head=True)
             if isinstance(head, bytes) and assembly.RESPEC.search(head.decode("utf-8", "replace")):
                 loading.append(path)
             else:
@@ -501,7 +499,7 @@ class Tree:
         for path in loading + others:
             if read == HTML_HOSTS:
                 break
-            raw = read_raw(root, path, HTML_HOST_BYTES)
+            raw = self.corpus.read_file(path, HTML_HOST_BYTES)
             if not isinstance(raw, bytes):
                 continue
             read += 1
@@ -535,7 +533,7 @@ class Tree:
         of the repository, or longer, or unreadable."""
         if path not in self.files:
             return None
-        raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
+        raw = self.corpus.read_file(path, HTML_HOST_BYTES)
         return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else None
 
     def documents_of(self, path: str) -> list[Assembly]:

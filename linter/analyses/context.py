@@ -94,6 +94,8 @@ class Context(Corpus):
             tree=corpus.tree,
             memo=corpus.memo,
             git_ignored=corpus.git_ignored,
+            reader=corpus.reader,
+            skipped=corpus.skipped,
         )
 
     def reading(self, names: Iterable[str]) -> Context:

@@ -56,6 +56,7 @@ from speclint.parsing.mdx import is_mdx
 from speclint.parsing.prose import ListItem, Paragraph, ProseDocument, parse_markdown_with_tokens
 from speclint.parsing.protobuf import syntax_of
 from speclint.parsing.reading import (
+    MAX_FILE_BYTES,
     LoadProblem,
     lone_returns_as_newlines,
     read_raw,
@@ -181,6 +182,18 @@ class Document:
         return Location(self.path, line, column, pointer=pointer, note=note)
 
 
+class FileReader(Protocol):
+    """Where a corpus reads the files beside its documents (a ``.gitattributes``, a build
+    script, a Sphinx ``conf.py``, an HTML page): the disk at its root when it has none (as
+    :func:`read_raw` reads it), or a git revision's objects (``gitbase.RevisionFiles``: a base
+    revision read without a checkout). Every reader of ``Corpus.root`` goes through it
+    (:meth:`Corpus.read_file`), so a corpus never reads another revision's files."""
+
+    def read(
+        self, path: str, limit: int = MAX_FILE_BYTES, *, head: bool = False
+    ) -> bytes | LoadProblem: ...
+
+
 class DocumentCache(Protocol):
     """Where unchanged files' documents come from (``speclint.run.cache.ParseCache``): the
     model says what it needs of a cache, the run provides one."""
@@ -207,6 +220,26 @@ class Corpus:
     # of a markup speclint does not read) does not run git again. None: not asked (a corpus
     # built in memory); a reader then asks git.
     git_ignored: GitIgnored | None = field(default=None, repr=False, compare=False)
+    # Where the files beside the documents are read (:meth:`read_file`); None: the disk at the
+    # root. A base revision read from git's objects has no folder on the disk.
+    reader: FileReader | None = field(default=None, repr=False, compare=False)
+    # The folders the walk did not enter, and why (:func:`skipped_folders`), when the listing
+    # was not walked on the disk (a revision's, :func:`revision_listing`); None: walk the root.
+    skipped: tuple[tuple[str, str], ...] | None = field(default=None, repr=False, compare=False)
+
+    def read_file(
+        self, path: str, limit: int = MAX_FILE_BYTES, *, head: bool = False
+    ) -> bytes | LoadProblem:
+        """A file of the corpus folder (``path`` root-relative) as this corpus reads it: through
+        its ``reader``, else from the disk (``read_raw``: never out of the root). Read as text,
+        never run."""
+        if self.reader is not None:
+            return self.reader.read(path, limit, head=head)
+        return read_raw(self.root, path, limit, head=head)
+
+    def folders_skipped(self) -> list[tuple[str, str]]:
+        """The folders discovery does not enter, and why (:func:`skipped_folders`)."""
+        return list(self.skipped) if self.skipped is not None else skipped_folders(self.root)
 
     @classmethod
     def load(
@@ -229,13 +262,17 @@ class Corpus:
         tree: list[str] | None = None,
         prepare: Callable[[Document], None] | None = None,
         git_ignored: GitIgnored | None = None,
+        reader: FileReader | None = None,
+        skipped: tuple[tuple[str, str], ...] | None = None,
     ) -> Self:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
         parse cache when one is given. ``tree`` is the root's file listing (``listing``).
         ``prepare`` is called on each document parsed here, in the process that parses it: what
         the run memoises on a page (its value sets), made on every core and kept with the page
         in the parse cache. ``git_ignored``: what git ignores, as the snapshot's discovery was
-        told (``Corpus.git_ignored``)."""
+        told (``Corpus.git_ignored``). ``reader`` and ``skipped``: where the files beside the
+        documents are read, and the folders the listing skipped, when not on the disk at
+        ``root`` (``Corpus.reader``, ``Corpus.skipped``)."""
 
         # Progress in kilobytes, not files: one 20 MB document is most of the work, and its bar
         # moves as ruamel reads it (issue 13, item 9).
@@ -305,6 +342,8 @@ class Corpus:
             dict(sorted(documents.items())),
             tree=shown,
             git_ignored=git_ignored,
+            reader=reader,
+            skipped=skipped,
         )
 
     @classmethod
@@ -341,10 +380,10 @@ class Corpus:
     def submodules(self) -> frozenset[str]:
         """The folders ``.gitmodules`` (at the root) names as git submodules that hold no file
         here: another repository's content, not checked out, so not checked (issue 45, item
-        7). Read as text from the root (``read_raw``), never run."""
+        7). Read as text (:meth:`read_file`), never run."""
         if ".gitmodules" not in self.tree:
             return frozenset()
-        raw = read_raw(self.root, ".gitmodules")
+        raw = self.read_file(".gitmodules")
         if not isinstance(raw, bytes):
             return frozenset()
         named = re.findall(r"^\s*path\s*=\s*(.+?)\s*$", raw.decode("utf-8", "replace"), re.M)
@@ -359,11 +398,11 @@ class Corpus:
         """The documents a tool writes (issue 26): path -> why (a ``Code generated ... DO NOT
         EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``), and those kept from
         elsewhere (``linguist-vendored``: ``VENDORED``). The ``.gitattributes``
-        files are read as text from the root (``read_raw``: never out of it), never run."""
+        files are read as text (:meth:`read_file`: never out of the root), never run."""
         rules: list[AttributeRule] = []
         files = [p for p in self.tree if p.rpartition("/")[2] == ATTRIBUTES_FILE]
         for path in sorted(files, key=lambda p: (p.count("/"), p)):
-            raw = read_raw(self.root, path)
+            raw = self.read_file(path)
             if isinstance(raw, bytes):
                 text = raw.decode("utf-8", "replace")
                 rules += gitattributes_rules(path.rpartition("/")[0], text)
@@ -373,7 +412,7 @@ class Corpus:
         codegen_folders: list[tuple[str, str]] = []
         for path in sorted(self.tree):
             if path == GENERATOR_MANIFEST or path.endswith("/" + GENERATOR_MANIFEST):
-                raw = read_raw(self.root, path)
+                raw = self.read_file(path)
                 if isinstance(raw, bytes):
                     outputs.update(generator_outputs(path, raw.decode("utf-8", "replace")))
             elif path == SWAGGER_CODEGEN_MARK or path.endswith("/" + SWAGGER_CODEGEN_MARK):
@@ -856,6 +895,38 @@ def skipped_folders(root: Path) -> list[tuple[str, str]]:
     for _ in walk(root, found):
         pass
     return found
+
+
+def revision_listing(names: Iterable[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+    """What :func:`listing` and :func:`skipped_folders` give for a folder that holds exactly
+    ``names`` (root-relative files: a git revision's, read without a checkout), and no empty
+    folder (git keeps none): the files, in the walk's order, and the folders not entered."""
+    files: dict[str, list[str]] = {}
+    folders: dict[str, set[str]] = {}
+    for name in names:
+        folder, _, base = name.rpartition("/")
+        files.setdefault(folder, []).append(base)
+        while folder:
+            parent, _, child = folder.rpartition("/")
+            below = folders.setdefault(parent, set())
+            if child in below:
+                break
+            below.add(child)
+            folder = parent
+    found: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    stack = [""]
+    while stack:  # as os.walk, top-down: a folder's files, then each subfolder's, in order
+        folder = stack.pop()
+        here, inner = files.get(folder, []), sorted(folders.get(folder, ()))
+        why = installed_folder(folder.rpartition("/")[2], here, inner) if folder else None
+        if why is not None:
+            skipped.append((shown_path(folder) + "/", why))
+            continue
+        prefix = folder + "/" if folder else ""
+        found += [prefix + name for name in sorted(here) if name != ".git"]
+        stack += [prefix + d for d in reversed(inner) if d not in _UNSEEN_FOLDERS]
+    return found, tuple(skipped)
 
 
 def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[Path]:

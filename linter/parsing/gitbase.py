@@ -11,6 +11,12 @@ A run killed with ``SIGKILL`` cannot clean up. Each worktree lives in a scratch 
 the next speclint run in the repository finds the worktrees whose owner is gone
 (:func:`remove_stale_worktrees`, a few ``stat`` calls when there are none), unregisters them with
 ``git worktree remove`` and deletes their scratch folders, which it recognises by that file.
+
+Most base revisions are read without a worktree (:func:`revision_files`): the listing from
+``git ls-tree``, the bytes from one ``git cat-file --batch`` process, which is what a checkout
+would write whenever git converts nothing on checkout. When it might (a symlink, a submodule, a
+smudge filter, ``ident``, a CRLF line ending, a sparse or partial clone...), the revision is
+checked out as before (:class:`NeedsCheckout` says why).
 """
 
 from __future__ import annotations
@@ -22,12 +28,22 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import threading
+import weakref
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from shlex import quote
+from typing import IO
 
 from speclint.common.lifecycle import process_alive, signals_deferred
+from speclint.parsing.reading import (
+    MAX_FILE_BYTES,
+    LoadProblem,
+    name_problem,
+    size_problem,
+)
 
 SCRATCH_PREFIX = "speclint-base-"
 OWNER_FILE = "owner.json"
@@ -287,9 +303,9 @@ def fetch_hint(top: Path, ref: str) -> str:
     )
 
 
-@contextmanager
-def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
-    """The corpus folder as it is at ``ref``, in a temporary worktree."""
+def _revision(corpus: Path, ref: str) -> tuple[Path, str, Path]:
+    """(the work tree's top, the commit ``ref`` names, the corpus folder relative to the top),
+    or the error that says why there is none."""
     corpus = corpus.resolve()
     try:
         top = Path(_git(corpus, "rev-parse", "--show-toplevel"))
@@ -301,7 +317,13 @@ def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
         commit = _git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except GitError:
         raise GitError(f"unknown revision {ref!r}: {fetch_hint(top, ref)}") from None
-    relative = corpus.relative_to(top)
+    return top, commit, corpus.relative_to(top)
+
+
+@contextmanager
+def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
+    """The corpus folder as it is at ``ref``, in a temporary worktree."""
+    top, commit, relative = _revision(corpus, ref)
     remove_stale_worktrees(top, thorough=True)
     scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
     (scratch / OWNER_FILE).write_text(
@@ -417,3 +439,339 @@ def remove_stale_worktrees(start: Path, thorough: bool = False) -> list[Path]:
         _remove_worktree(top, scratch)
         removed.append(scratch)
     return removed
+
+
+# --- a revision read from git's object store -----------------------------------------------------
+
+
+class NeedsCheckout(Exception):
+    """The revision's files cannot be read from git's objects as a checkout would write them (or
+    git cannot list or read them so): the message says why, and the revision is checked out into
+    a worktree instead (:func:`base_checkout`), which behaves, and fails, as it always did."""
+
+
+@dataclass(frozen=True)
+class _Blob:
+    oid: str
+    size: int
+
+
+# The attributes that make a checkout write other bytes than a blob's (gitattributes(5),
+# "Checking-out and checking-in"), asked of git for every file of the corpus.
+_CONVERTING = ("filter", "ident", "working-tree-encoding", "eol", "text", "crlf")
+# The configuration that makes a checkout differ from the objects (git-config(1)), asked in one
+# call: `core.autocrlf` and `core.eol` (line endings written on checkout), a sparse checkout
+# (`git worktree add` copies the sparse patterns: only some files are written), a partial clone
+# (a missing blob would be fetched from the remote: speclint makes no network call, the
+# worktree path keeps what it always did), `core.ignorecase` (a case-insensitive file system
+# keeps one of two names that differ in case only) and the filter drivers that apply something
+# on checkout (a smudge command, a long-running process, or one that must succeed).
+_CONFIGURATION = (
+    r"^(core\.(autocrlf|eol|sparsecheckout|ignorecase)|extensions\.partialclone"
+    r"|filter\..+\.(smudge|process|required))$"
+)
+_TRUE = frozenset({"", "true", "yes", "on", "1"})
+# A path git refuses to check out (a tree made by hand can hold one): the worktree's checkout
+# fails as it always did, and says why.
+_REFUSED_PARTS = frozenset({"", ".", ".."})
+
+
+def revision_files(corpus: Path, ref: str, skipped: frozenset[str]) -> RevisionFiles:
+    """The files of the corpus folder at ``ref``, read from git's object store: listed by
+    ``git ls-tree``, not one byte written to the disk. Raises :class:`GitError` (not in a git
+    repository, an unknown revision: the messages :func:`base_checkout` gives) or
+    :class:`NeedsCheckout` when a checkout could write other bytes than the objects hold, or
+    git cannot list them; files under a ``skipped`` folder (one the walk never enters) are
+    listed but do not make it check out."""
+    top, commit, relative = _revision(corpus, ref)
+    folder = relative.as_posix()
+    inside = "" if folder == "." else folder + "/"
+    tree_ish = commit if not inside else f"{commit}:{folder}"
+    # The paths are only keys here: none of them is joined to a folder of the disk.
+    records = _records(top, "ls-tree", "-r", "-z", "-l", "--full-tree", tree_ish)
+    if records is None:
+        # No such folder at the revision (or a symlink to one, or a damaged repository): the
+        # checkout says which, as it always did.
+        raise NeedsCheckout(f"git cannot list {folder} at {ref}")
+    blobs: dict[str, _Blob] = {}
+    names: list[str] = []
+    for record in records:
+        meta, _, name = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 4:
+            raise NeedsCheckout("git listed the revision in a form speclint does not read")
+        mode, kind, oid, size = (field.decode("ascii", "replace") for field in fields)
+        path = os.fsdecode(name)
+        parts = path.split("/")
+        if any(part in _REFUSED_PARTS or part.lower() == ".git" for part in parts):
+            raise NeedsCheckout(f"{path!r}: a path git does not check out")
+        names.append(path)
+        if any(part in skipped for part in parts[:-1]):
+            continue  # never walked: what a checkout would write there is never read
+        if mode == "120000":
+            # A checkout writes a link, which `read_raw` follows inside the root and refuses
+            # out of it, and a link to a folder is not walked: the worktree says which.
+            raise NeedsCheckout(f"{path}: a symlink")
+        if mode == "160000":
+            # A checkout leaves an empty folder for a submodule, which the walk sees.
+            raise NeedsCheckout(f"{path}: a submodule")
+        if kind != "blob" or not size.isdigit():
+            raise NeedsCheckout(f"{path}: a {kind} git does not check out as a file")
+        blobs[path] = _Blob(oid, int(size))
+    _converts_nothing(top, commit, [inside + path for path in blobs])
+    return RevisionFiles(top, commit, blobs, sorted(names, key=walk_order))
+
+
+def _records(
+    folder: Path, *command: str, stdin: bytes | None = None, index: str | None = None
+) -> list[bytes] | None:
+    """The NUL-separated records a git command prints (run in ``folder`` with the house's
+    hardening, with ``index`` as its index, never the calling git's; lazy fetches refused where
+    git knows the variable), or None when git fails (``git config --get-regexp`` finding
+    nothing: an empty list)."""
+    environment = {**_environment(), "GIT_NO_LAZY_FETCH": "1"}
+    if index is not None:
+        environment["GIT_INDEX_FILE"] = index
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, *command],
+            cwd=folder,
+            input=stdin,
+            capture_output=True,
+            check=False,
+            timeout=120,
+            env=environment,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if command[0] == "config" and done.returncode == 1 and not done.stdout:
+        return []  # no such variable set
+    if done.returncode != 0:
+        return None
+    return [record for record in done.stdout.split(b"\0") if record]
+
+
+def _converts_nothing(top: Path, commit: str, paths: list[str]) -> None:
+    """Raise :class:`NeedsCheckout` unless a checkout of ``commit`` writes each of ``paths``
+    (relative to ``top``) byte for byte as its blob holds it: no configuration and no attribute
+    (from every source git reads: the revision's ``.gitattributes`` files, at the corpus's
+    folder and above, ``info/attributes``, the user's and the system's) converts it."""
+    found = _records(top, "config", "-z", "--get-regexp", _CONFIGURATION)
+    if found is None:
+        raise NeedsCheckout("git cannot read its configuration")
+    settings: dict[str, str] = {}
+    for record in found:
+        key, _, value = record.decode("utf-8", "replace").partition("\n")
+        settings[key.lower()] = value.strip().lower()  # the last one set wins, as in git
+    if settings.get("core.autocrlf", "false") in _TRUE:
+        raise NeedsCheckout("core.autocrlf writes text files with CRLF line endings")
+    if settings.get("core.sparsecheckout", "false") in _TRUE:
+        raise NeedsCheckout("a sparse checkout writes only some files")
+    if "extensions.partialclone" in settings:
+        raise NeedsCheckout("a partial clone: a blob it lacks would be fetched")
+    if settings.get("core.ignorecase", "false") in _TRUE:
+        folded = {path.lower() for path in paths}
+        if len(folded) != len(paths):
+            raise NeedsCheckout("two files whose names differ in case only, on a file system "
+                                "that keeps one")  # fmt: skip
+    drivers = {
+        key.split(".", 1)[1].rsplit(".", 1)[0].lower()
+        for key in settings
+        if key.startswith("filter.")
+    }
+    # `core.eol` applies to the files marked text; its default, `native`, is CRLF on Windows.
+    eol = settings.get("core.eol", "native")
+    crlf = eol == "crlf" or (eol == "native" and os.linesep == "\r\n")
+    if not paths:
+        return
+    with tempfile.TemporaryDirectory(prefix="speclint-index-") as scratch:
+        # git 2.39 reads attributes from an index, not a tree (`check-attr --source` is 2.40's):
+        # an index of the revision, written in our own scratch folder, holds its .gitattributes.
+        index = str(Path(scratch) / "index")
+        if _records(top, "read-tree", commit, index=index) is None:
+            raise NeedsCheckout("git cannot read the revision's tree into an index")
+        listed = b"\0".join(os.fsencode(path) for path in paths) + b"\0"
+        records = _records(
+            top, "check-attr", "--cached", "-z", "--stdin", *_CONVERTING, stdin=listed, index=index
+        )
+    if records is None or len(records) % 3:
+        raise NeedsCheckout("git cannot say which attributes apply")
+    for at in range(0, len(records), 3):
+        path = os.fsdecode(records[at])
+        attribute = records[at + 1].decode("utf-8", "replace")
+        value = records[at + 2].decode("utf-8", "replace")
+        if value in ("unspecified", "unset"):
+            continue
+        if attribute == "filter" and value.lower() in drivers:
+            raise NeedsCheckout(f"{path}: `filter={value}` smudges it on checkout")
+        if attribute == "ident":
+            raise NeedsCheckout(f"{path}: `ident` expands its $Id$ on checkout")
+        if attribute == "working-tree-encoding":
+            raise NeedsCheckout(f"{path}: `working-tree-encoding` re-encodes it on checkout")
+        if attribute == "eol" and value == "crlf":
+            raise NeedsCheckout(f"{path}: `eol=crlf` writes CRLF line endings on checkout")
+        if attribute in ("text", "crlf") and value != "input" and crlf:
+            raise NeedsCheckout(f"{path}: marked text, written with CRLF line endings")
+
+
+class RevisionFiles:
+    """A revision's files under the corpus folder, read from git's object store: ``names``,
+    every file listed (root-relative, in the walk's order: ``walk_order``), and :meth:`read`,
+    each file's bytes as :func:`~speclint.parsing.reading.read_raw` gives a checkout's. The
+    bytes of many files come from one ``git cat-file --batch`` (:meth:`fetch`); a file read
+    later, from one long-running ``git cat-file --batch`` per process that reads (the rules run
+    in forked workers: none shares another's pipe), stopped when this object is let go."""
+
+    def __init__(self, top: Path, commit: str, blobs: dict[str, _Blob], names: list[str]) -> None:
+        self.top = top
+        self.commit = commit
+        self.names = names
+        self._blobs = blobs
+        self._fetched: dict[str, bytes] = {}  # object id -> bytes
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+        self._owner = 0  # the process that started ``_process``
+
+    def fetch(self, paths: Iterable[str]) -> None:
+        """Read the bytes of ``paths`` (those not over the size limit) in one ``git cat-file``;
+        :class:`NeedsCheckout` when git cannot give every one (a damaged or partial clone)."""
+        wanted = sorted(
+            {
+                blob.oid
+                for blob in (self._blobs.get(path) for path in paths)
+                if blob is not None and blob.size <= MAX_FILE_BYTES
+            }
+            - self._fetched.keys()
+        )
+        if not wanted:
+            return
+        try:
+            done = subprocess.run(
+                ["git", *_GIT_SAFETY, "cat-file", "--batch", "--buffer"],
+                cwd=self.top,
+                input="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
+                capture_output=True,
+                check=False,
+                timeout=120,
+                env={**_environment(), "GIT_NO_LAZY_FETCH": "1"},
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            raise NeedsCheckout("git cannot read the files' objects") from None
+        out, at = done.stdout, 0
+        for oid in wanted:
+            end = out.find(b"\n", at)
+            header = out[at:end].split() if end >= 0 else []
+            if len(header) != 3 or header[0].decode("ascii", "replace") != oid:
+                raise NeedsCheckout(f"git cannot read the object {oid}")
+            if header[1] != b"blob" or not header[2].isdigit():
+                raise NeedsCheckout(f"the object {oid} is no file")
+            size = int(header[2])
+            self._fetched[oid] = out[end + 1 : end + 1 + size]
+            at = end + 1 + size + 1
+        if done.returncode != 0:
+            raise NeedsCheckout("git cannot read the files' objects")
+
+    def forget(self) -> None:
+        """Let go of the bytes :meth:`fetch` read (the corpus keeps its documents' texts); a
+        file read again is read through this process's ``git cat-file``."""
+        self._fetched.clear()
+
+    def read(
+        self, path: str, limit: int = MAX_FILE_BYTES, *, head: bool = False
+    ) -> bytes | LoadProblem:
+        """The file's bytes, or why it is not read, as ``read_raw`` says it of a checkout."""
+        refused = name_problem(path)
+        if refused is not None:
+            return refused
+        blob = self._blobs.get(path)
+        if blob is None:
+            if any(name.startswith(path.rstrip("/") + "/") for name in self._blobs):
+                return LoadProblem(
+                    "not a regular file (a folder), so it was not read: remove it, or exclude it",
+                    unread=True,
+                )
+            return LoadProblem("cannot read the file: No such file or directory", unread=True)
+        if blob.size > limit and not head:
+            return size_problem(blob.size, limit)
+        raw = self._fetched.get(blob.oid)
+        if raw is None:
+            raw = self._read_one(blob, limit if head else blob.size)
+            if raw is None:
+                return LoadProblem(
+                    "cannot read the file: git cannot read it at the base revision", unread=True
+                )
+        return raw[:limit] if head else raw
+
+    def _read_one(self, blob: _Blob, keep: int) -> bytes | None:
+        """The first ``keep`` bytes of ``blob``, through this process's ``git cat-file``."""
+        if self._owner != os.getpid():  # a forked worker: its own lock and its own git
+            self._lock = threading.Lock()
+            self._process, self._owner = None, os.getpid()
+        with self._lock:
+            process = self._process or self._started()
+            if process is None or process.stdin is None or process.stdout is None:
+                return None
+            try:
+                process.stdin.write(f"{blob.oid}\n".encode("ascii"))
+                process.stdin.flush()
+                header = process.stdout.readline().split()
+                if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
+                    raise OSError("no blob")
+                kept = _read_exactly(process.stdout, int(header[2]), keep)
+                process.stdout.read(1)  # the line feed after the contents
+            except (OSError, ValueError):
+                _stop(process, self._owner)  # out of step: the next read starts another
+                self._process = None
+                return None
+        if blob.size <= MAX_FILE_BYTES and len(kept) == blob.size:
+            self._fetched[blob.oid] = kept
+        return kept
+
+    def _started(self) -> subprocess.Popen[bytes] | None:
+        try:
+            process = subprocess.Popen(
+                ["git", *_GIT_SAFETY, "cat-file", "--batch"],
+                cwd=self.top,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env={**_environment(), "GIT_NO_LAZY_FETCH": "1"},
+            )
+        except OSError:
+            return None
+        self._process = process
+        weakref.finalize(self, _stop, process, os.getpid())
+        return process
+
+    def close(self) -> None:
+        """Stop this process's ``git cat-file``, if it started one."""
+        if self._process is not None and self._owner == os.getpid():
+            _stop(self._process, self._owner)
+        self._process = None
+
+
+def _read_exactly(stream: IO[bytes], size: int, keep: int) -> bytes:
+    """``size`` bytes of ``stream``, of which the first ``keep`` are kept (the rest read past:
+    a file read only for its head need not be held whole)."""
+    kept: list[bytes] = []
+    remaining, wanted = size, keep
+    while remaining > 0:
+        chunk = stream.read(min(remaining, 1 << 20))
+        if not chunk:
+            raise OSError("git stopped")
+        remaining -= len(chunk)
+        if wanted > 0:
+            kept.append(chunk[:wanted])
+            wanted -= len(chunk)
+    return b"".join(kept)
+
+
+def _stop(process: subprocess.Popen[bytes], owner: int) -> None:
+    """End a ``git cat-file`` this process started (a forked worker's copy of the object
+    leaves its parent's alone)."""
+    if os.getpid() != owner or process.poll() is not None:
+        return
+    with contextlib.suppress(OSError):
+        process.kill()
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        process.wait(timeout=5)

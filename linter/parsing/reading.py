@@ -65,12 +65,9 @@ def read_raw(
     or in a loop, not a regular file (a FIFO would block ``open`` forever), over ``limit`` bytes
     (told by its status, before a byte is read), unreadable. With ``head``, its first ``limit``
     bytes whatever its size. Nothing here can hang or raise."""
-    if shown_path(path) != path:
-        return LoadProblem(
-            "the file name is not valid UTF-8, so it cannot appear in a report, a URI or a `$ref`, "
-            "and the file was not read: rename it",
-            unread=True,
-        )
+    refused = name_problem(path)
+    if refused is not None:
+        return refused
     full = root / path
     try:
         if os.path.islink(full):
@@ -96,11 +93,7 @@ def read_raw(
                 unread=True,
             )
         if status.st_size > limit and not head:
-            return LoadProblem(
-                f"the file is {status.st_size:,} bytes, over the {limit:,}-byte limit, "
-                "so it was not read: split it, or exclude it",
-                unread=True,
-            )
+            return size_problem(status.st_size, limit)
         chunks = []
         remaining = limit if head else limit + 1
         while remaining > 0:
@@ -120,6 +113,28 @@ def read_raw(
         return LoadProblem(f"cannot read the file: {_reason(error)}", unread=True)
     finally:
         os.close(descriptor)
+
+
+def name_problem(path: str) -> LoadProblem | None:
+    """Why a file named ``path`` is not read (a name that is not UTF-8), or None. Every reader
+    of corpus files says it alike: the disk's (:func:`read_raw`) and a revision's
+    (``speclint.parsing.gitbase.RevisionFiles``)."""
+    if shown_path(path) == path:
+        return None
+    return LoadProblem(
+        "the file name is not valid UTF-8, so it cannot appear in a report, a URI or a `$ref`, "
+        "and the file was not read: rename it",
+        unread=True,
+    )
+
+
+def size_problem(size: int, limit: int) -> LoadProblem:
+    """Why a file of ``size`` bytes is not read, over ``limit``: told by its size, unread."""
+    return LoadProblem(
+        f"the file is {size:,} bytes, over the {limit:,}-byte limit, "
+        "so it was not read: split it, or exclude it",
+        unread=True,
+    )
 
 
 def _reason(error: OSError) -> str:

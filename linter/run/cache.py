@@ -375,9 +375,12 @@ def run_key(
     files: dict[str, bytes | LoadProblem],
     rules: Iterable[str],
     tree: Iterable[str] = (),
+    read: Callable[[str], bytes | LoadProblem] | None = None,
 ) -> str:
     """The key of a whole run. ``tree`` is every file under the root, linted or not
-    (``rfc-affects`` asks whether a path an RFC names exists)."""
+    (``rfc-affects`` asks whether a path an RFC names exists). ``read`` reads the files the run
+    reads beside the corpus (``Corpus.read_file``: a base revision's, read from git's objects);
+    None: from the disk at ``root``."""
 
     digest = hashlib.sha256()
     for part in (
@@ -398,7 +401,7 @@ def run_key(
             # ``speclint.analyses.api.merging``; the protos' import prefixes,
             # ``speclint.analyses.grpc.protos.import_prefixes``), though not a corpus file: its text
             # is key.
-            attributes = read_raw(root, present)
+            attributes = read_raw(root, present) if read is None else read(present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
     digest.update(b"\x01")
     for path, raw in files.items():

@@ -59,13 +59,24 @@ from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time
 from speclint.common.parallel import default_jobs
 from speclint.common.progress import Sink, reporting
 from speclint.model.config import Config, ConfigError, check_rule_settings, load_config
-from speclint.model.corpus import SKIPPED_FOLDERS, Document, decode, listing, snapshot
+from speclint.model.corpus import (
+    SKIPPED_FOLDERS,
+    Document,
+    decode,
+    discover,
+    listing,
+    revision_listing,
+    snapshot,
+)
 from speclint.parsing.gitbase import (
     GitError,
     GitIgnored,
+    NeedsCheckout,
+    RevisionFiles,
     base_checkout,
     ignored,
     remove_stale_worktrees,
+    revision_files,
     tracked_listing,
     walk_order,
 )
@@ -847,49 +858,102 @@ def _lint_base(
     caches: Caches | None = None,
     prepare: Callable[[Document], None] | None = None,
 ) -> _Base:
-    """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
-    ``selected`` (the run's rule ids) is None (rules may look at the worktree's files, so they
-    run inside it): with the baseline entries of its findings, and the result they were made of
-    (its findings in the entries' order, and its coverage).
+    """The corpus at git revision REF, read from git's objects (``gitbase.revision_files``),
+    or, when a checkout could write other bytes than they hold (``gitbase.NeedsCheckout``),
+    loaded in a temporary worktree; linted unless ``selected`` (the run's rule ids) is None:
+    with the baseline entries of its findings, and the result they were made of (its findings
+    in the entries' order, and its coverage). What the base's rules read beside its documents
+    is the revision's (``Corpus.read_file``), never the head's disk.
 
     With ``caches`` (the run's), the base is parsed and linted as a plain run on the same files
     would be: its result is keyed by the files' contents (and the corpus root's path, not the
     worktree's: no rule reads where the corpus is), so the run that checked this revision before
     it was committed (the pre-commit hook, or ``speclint check``) answers for it."""
+    parses = caches.documents if caches is not None else None
     try:
+        try:
+            revision = revision_files(root, ref, SKIPPED_FOLDERS)
+        except NeedsCheckout:
+            revision = None
+        if revision is not None:
+            try:
+                tree, skipped = revision_listing(revision.names)
+                # A checkout holds only tracked files, of which git ignores none.
+                hidden: GitIgnored = (frozenset(), ())
+                # The base has no folder: nothing may read one (``Corpus.read_file`` reads the
+                # revision's objects), and no report names it.
+                base_root = Path(os.sep, "nonexistent-base-revision", revision.commit)
+                revision.fetch(discover(base_root, config, tree, hidden))
+                files = snapshot(base_root, config, tree, _reading(revision), hidden)
+                revision.forget()  # not held twice: ``files`` is let go once the key is made
+                base_corpus = Context.from_snapshot(
+                    base_root, config, files, parses, tree, prepare, hidden, revision, skipped
+                )
+            except NeedsCheckout:
+                revision.close()  # a blob git cannot give (a damaged clone): checked out instead
+            else:
+                return _judged_base(
+                    root, config, files, tree, base_corpus, selected, deadline, caches
+                )
         with base_checkout(root, ref) as base_path:
             if not base_path.is_dir():
                 raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
             tree = listing(base_path.resolve())
             hidden = ignored(base_path)
             files = snapshot(base_path, config, tree, git_ignored=hidden)
-            parses = caches.documents if caches is not None else None
             base_corpus = Context.from_snapshot(
                 base_path, config, files, parses, tree, prepare, hidden
             )
-            if selected is None:
-                return _Base(base_corpus, [], None)
-            key = run_key(root, config, files, selected, tree) if caches is not None else ""
-            del files
-            record = caches.runs.get(key) if caches is not None else None
-            known = _recorded_entries(record)
-            if known is not None:
-                return _Base(base_corpus, known, _from_record(record))
-            base = _folded(
-                run_rules(
-                    base_corpus,
-                    select_rules(base_corpus, selected),
-                    deadline=deadline,
-                    cache=caches.results if caches is not None else None,
-                ),
-                base_corpus,
-            )
-            entries = [entry_for(base_corpus, f) for f in base.findings]
-            if caches is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
-                caches.runs.put(key, _record(base, entries))
-            return _Base(base_corpus, entries, base)
+            # The rules run inside the worktree: they may read its files.
+            return _judged_base(root, config, files, tree, base_corpus, selected, deadline, caches)
     except GitError as error:
         raise EngineError(str(error)) from None
+
+
+def _reading(revision: RevisionFiles) -> Callable[[Path, str], bytes | LoadProblem]:
+    """``snapshot``'s reader of a revision's files (the root is the revision's)."""
+    return lambda _root, path: revision.read(path)
+
+
+def _judged_base(
+    root: Path,
+    config: Config,
+    files: dict[str, bytes | LoadProblem],
+    tree: list[str],
+    base_corpus: Context,
+    selected: tuple[str, ...] | None,
+    deadline: float | None,
+    caches: Caches | None,
+) -> _Base:
+    """The base corpus with its findings (:func:`_lint_base`): from the run cache when a run on
+    the same bytes answered before, else linted."""
+    if selected is None:
+        return _Base(base_corpus, [], None)
+    # The files read beside the corpus are the base's (``Corpus.read_file``), as the run that
+    # checked this revision read them from its disk: the keys agree.
+    key = (
+        run_key(root, config, files, selected, tree, base_corpus.read_file)
+        if caches is not None
+        else ""
+    )
+    del files
+    record = caches.runs.get(key) if caches is not None else None
+    known = _recorded_entries(record)
+    if known is not None:
+        return _Base(base_corpus, known, _from_record(record))
+    base = _folded(
+        run_rules(
+            base_corpus,
+            select_rules(base_corpus, selected),
+            deadline=deadline,
+            cache=caches.results if caches is not None else None,
+        ),
+        base_corpus,
+    )
+    entries = [entry_for(base_corpus, f) for f in base.findings]
+    if caches is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
+        caches.runs.put(key, _record(base, entries))
+    return _Base(base_corpus, entries, base)
 
 
 def base_corpus(root: Path, ref: str, config: Config) -> Context:

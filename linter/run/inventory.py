@@ -17,7 +17,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.repository.provenance import NOT_JUDGED
 from speclint.analyses.workflows.overlays import overlays
 from speclint.common.findings import Finding, Location
-from speclint.model.corpus import fixtures, skipped_folders
+from speclint.model.corpus import fixtures
 from speclint.parsing.kinds import DocumentKind, generated_blocks
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
@@ -216,7 +216,7 @@ def skipped(corpus: Context) -> tuple[Entry, ...]:
     """The folders discovery did not enter, and why (a virtual environment, ``node_modules``, a
     cache): ``speclint files`` lists them, so a user who expected their content sees where it
     went. Walked again from the root, only for that listing."""
-    return tuple(Entry(path, SKIPPED, "", why) for path, why in skipped_folders(corpus.root))
+    return tuple(Entry(path, SKIPPED, "", why) for path, why in corpus.folders_skipped())
 
 
 def counts(inventory: Sequence[Entry]) -> dict[str, int]:

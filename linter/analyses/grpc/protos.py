@@ -30,7 +30,6 @@ from speclint.parsing.protobuf import (
     module_prefixes,
     syntax_of,
 )
-from speclint.parsing.reading import read_raw
 
 PROTO_LANGUAGES = frozenset({"proto", "protobuf", "proto2", "proto3"})
 FENCE_FOLDER = ".speclint-fences"  # where fences are compiled: a name no corpus file is under
@@ -168,7 +167,7 @@ def import_prefixes(corpus: Context) -> dict[str, str]:
     """The prefixes the repository's own builds import its protos under (prefix -> folder,
     ``speclint.parsing.protobuf.module_prefixes``): its ``go.mod`` files' module paths, and
     the ``import_prefix`` of the Bazel BUILD files beside its ``.proto`` files. Read as text
-    from the root (``read_raw``: never out of it), never run; once a run."""
+    beside the corpus (``Corpus.read_file``: never out of the root), never run; once a run."""
     found: dict[str, str] | None = corpus.memo.get(_PREFIXES)
     if found is None:
         folders = {
@@ -180,7 +179,7 @@ def import_prefixes(corpus: Context) -> dict[str, str]:
         for path in sorted(corpus.tree):
             folder, _, name = path.rpartition("/")
             if name == GO_MODULE_FILE or (name in BAZEL_BUILD_FILES and folder in folders):
-                raw = read_raw(corpus.root, path)
+                raw = corpus.read_file(path)
                 if isinstance(raw, bytes):
                     texts[path] = raw.decode("utf-8", "replace")
         found = corpus.memo[_PREFIXES] = module_prefixes(texts)

@@ -54,7 +54,6 @@ from speclint.parsing.links import (
     proposal_preamble,
     site_front_matter,
 )
-from speclint.parsing.reading import read_raw
 
 DOCS_BUILDER = "docs-builder"
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -337,7 +336,7 @@ class Renderers:
         if any(posixpath.join(folder, name) in self.files for name in MYST_PROJECTS):
             return folder
         if folder not in self._myst:
-            raw = read_raw(self.corpus.root, posixpath.join(folder, SPHINX_CONFIG))
+            raw = self.corpus.read_file(posixpath.join(folder, SPHINX_CONFIG))
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
             self._myst[folder] = MYST_EXTENSION.search(text) is not None
         return folder if self._myst[folder] else None

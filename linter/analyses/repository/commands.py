@@ -18,7 +18,6 @@ import posixpath
 from dataclasses import dataclass
 
 from speclint.model.corpus import Corpus
-from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import (
     PIPELINES,
     SHELL_SCRIPTS,
@@ -69,7 +68,7 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
         document = corpus.documents.get(path)
         text = document.text if document is not None else None
         if text is None:
-            raw = read_raw(corpus.root, path)
+            raw = corpus.read_file(path)
             if not isinstance(raw, bytes):
                 continue
             text = raw.decode("utf-8", "replace")

@@ -48,7 +48,6 @@ from urllib.parse import urlsplit
 from speclint.analyses.repository.commands import command_files, find_matching, find_named
 from speclint.model.corpus import Corpus
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import PIPELINES, command_words, joined, shorter, split_line
 
 _DOWNLOADERS = frozenset(
@@ -166,7 +165,7 @@ def program_text(corpus: Corpus, program: str) -> str | None:
     key read it again."""
     texts: dict[str, str | None] = corpus.memo.setdefault("program_texts", {})
     if program not in texts:
-        raw = read_raw(corpus.root, program)
+        raw = corpus.read_file(program)
         if isinstance(raw, bytes) and len(raw) <= _PROGRAM_LIMIT:
             texts[program] = raw.decode("utf-8", "replace")
         else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urlsplit
 
 from speclint.analyses.schemas.references import ReferenceIndex, held_at_raw_url, map_remote
-from speclint.model.corpus import Corpus, Document, skipped_folders
+from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import INSTALLED_FOLDER_NAMES, DocumentKind
 
 
@@ -139,5 +139,5 @@ class _Lookup:
             if part in INSTALLED_FOLDER_NAMES:
                 return "/".join(parts[: index + 1])
         if self.skipped is None:
-            self.skipped = [folder for folder, _ in skipped_folders(self.corpus.root)]
+            self.skipped = [folder for folder, _ in self.corpus.folders_skipped()]
         return next((f.rstrip("/") for f in self.skipped if path.startswith(f)), None)

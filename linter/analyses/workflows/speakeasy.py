@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.model.corpus import Corpus
-from speclint.parsing.reading import read_raw
 from speclint.parsing.structured import ParseFailure, parse_yaml
 
 WORKFLOW_FOLDER = ".speakeasy"
@@ -90,7 +89,7 @@ def _data(corpus: Corpus, path: str) -> dict[Any, Any]:
     if document is not None:
         data = document.data
     else:
-        raw = read_raw(corpus.root, path)
+        raw = corpus.read_file(path)
         if not isinstance(raw, bytes):
             return {}
         try:
