@@ -25,7 +25,7 @@ from test_cli import cli as run_speclint
 from test_diff_base import git
 from test_lsp import RUN_SNAPSHOT
 
-from conftest import cli_in_process, copy_bundled_corpus, write_files
+from conftest import REPOSITORY, cli_in_process, copy_bundled_corpus, write_files
 from speclint.frontends import cli, client, daemon
 from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
@@ -743,3 +743,70 @@ def test_two_hooks_at_once_start_one_checker(tmp_path: Path, runtime: Path) -> N
         assert daemons_of(root) == pids
     finally:
         stop(root, pids + daemons_of(root))
+
+
+@needs_git
+@needs_proc
+def test_the_checker_the_hook_started_exits_when_speclint_is_upgraded_under_it(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """An installation of its own (a copy of the package on PYTHONPATH), upgraded in place
+    after its hook started a checker: the next hook's request is answered "restart", the
+    checker exits, and the hook judges the commit itself, as it would alone, and starts a new
+    one behind it."""
+    site = tmp_path / "site"
+    skipped = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(REPOSITORY / "linter", site / "speclint", ignore=skipped)
+    shutil.copytree(REPOSITORY / "rules", site / "speclint" / "rules", ignore=skipped)
+    env = automatic_env(PYTHONPATH=str(site))
+    repo = committed(tmp_path)
+    root = repo.resolve()
+
+    def listening() -> int | None:
+        """The process id of that installation's checker of ``root``, once it listens."""
+        done = subprocess.run(
+            [sys.executable, "-m", "speclint", "daemon", "status", str(root)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=GENEROUS,
+        )
+        found = re.search(r"\(process (\d+)\)", done.stdout)
+        return int(found.group(1)) if done.returncode == 0 and found else None
+
+    def started() -> int:
+        until = time.monotonic() + GENEROUS
+        while (pid := listening()) is None:
+            assert time.monotonic() < until, "no checker listened"
+            time.sleep(0.2)
+        return pid
+
+    pids: list[int] = []
+    try:
+        stage(repo, finding=False)
+        assert hook(repo, env).returncode == 0
+        pids.append(started())
+        upgraded = site / "speclint" / "rules" / "__init__.py"
+        upgraded.write_text(upgraded.read_text() + "\n# an upgrade in place\n")
+        stage(repo, finding=True)
+        after = hook(repo, env)
+        alone = hook(repo, {**env, "SPECLINT_NO_CACHE": "1"}, "--no-daemon")
+        assert (after.returncode, after.stdout, after.stderr) == (
+            alone.returncode,
+            alone.stdout,
+            alone.stderr,
+        )
+        assert gone(pids[0]), "the checker outlived the upgrade"
+        pids.append(started())
+        assert pids[1] != pids[0]
+    finally:
+        subprocess.run(
+            [sys.executable, "-m", "speclint", "daemon", "stop", str(root)],
+            capture_output=True,
+            env=env,
+            timeout=GENEROUS,
+        )
+        for pid in pids + daemons_of(root):
+            if not gone(pid):
+                os.kill(pid, 9)
+                raise AssertionError(f"process {pid} outlived `speclint daemon stop`")
