@@ -38,12 +38,10 @@ def run() -> None:
             elif client.automatic(arguments):
                 # ``speclint hook`` (issue 51): through the corpus's checker when one runs; else
                 # here, and one is started for the next commit after this one is judged.
-                root = client.command_root(arguments)
-                if root is not None:
-                    code = client.forward_if_running(arguments, root)
-                    if code is not None:
-                        sys.exit(code)
-                    after = functools.partial(client.start_behind, root, arguments)
+                code = client.forward_if_running(arguments)
+                if code is not None:
+                    sys.exit(code)
+                after = functools.partial(client.start_behind, arguments)
             # Imported here, not above, on purpose: the handlers must be in place before the
             # command line's imports (click, the engine) start, or a signal in that window kills
             # the process with a traceback-free but unreported -15 instead of 143.

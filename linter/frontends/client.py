@@ -443,6 +443,15 @@ def start_lock(path: Path, wait: float | None = None) -> int:
             time.sleep(0.05)
 
 
+def any_socket() -> bool:
+    """Whether the private daemon folder holds any daemon's socket (of any corpus)."""
+    folder = daemon_folder()
+    try:
+        return folder is not None and any(folder.glob("*.sock"))
+    except OSError:
+        return False
+
+
 def answering(path: Path) -> bool:
     """Whether a daemon of ours answers at ``path`` (a connection is accepted and trusted)."""
     try:
@@ -452,19 +461,23 @@ def answering(path: Path) -> bool:
     return True
 
 
-def start_behind(root: Path, argv: Sequence[str], idle: float = AUTOMATIC_IDLE) -> bool:
+def start_behind(
+    argv: Sequence[str], root: Path | None = None, idle: float = AUTOMATIC_IDLE
+) -> bool:
     """After ``speclint ARGV`` (an :func:`automatic` hook) ran in this process: start the checker
-    of ``root`` in the background for the next commits, and return at once (True when one was
-    started). It warms itself with this hook's options and working folder
-    (``speclint.frontends.daemon``, ``--warm``), and listens only then.
+    of its corpus (``root``, else the command's) in the background for the next commits, and
+    return at once (True when one was started). It warms itself with this hook's options and
+    working folder (``speclint.frontends.daemon``, ``--warm``), and listens only then.
 
-    None is started in CI, outside a git work tree, without a private folder, when one answers
-    already, or when another process holds the start lock (another hook starting one, a checker
-    warming, a ``--daemon`` client waiting for its own): two hooks at once start one checker."""
+    None is started in CI, outside a git work tree, for a hook of several corpora, without a
+    private folder, when one answers already, or when another process holds the start lock
+    (another hook starting one, a checker warming, a ``--daemon`` client waiting for its own):
+    two hooks at once start one checker."""
     if not _off("CI") and os.environ.get("CI", "").strip():
         return False
-    path = socket_path(root)
-    if path is None or work_tree_top(root) is None:
+    root = root or command_root(argv)
+    path = None if root is None else socket_path(root)
+    if root is None or path is None or work_tree_top(root) is None:
         return False
     try:
         lock = start_lock(path, wait=0)
@@ -535,10 +548,17 @@ def forward(argv: Sequence[str]) -> int | None:
     return code
 
 
-def forward_if_running(argv: Sequence[str], root: Path) -> int | None:
-    """An :func:`automatic` hook: run it through the checker of ``root`` when one runs, printing
-    what it prints; the exit code, or None, quietly (the user asked for nothing), when none
-    answers, or it answers otherwise (one upgraded under it exits: the hook starts a new one)."""
+def forward_if_running(argv: Sequence[str]) -> int | None:
+    """An :func:`automatic` hook: run it through the checker of its corpus when one runs,
+    printing what it prints; the exit code, or None, quietly (the user asked for nothing), when
+    none answers, or it answers otherwise (one upgraded under it exits: the hook starts a new
+    one). With no daemon's socket at all, it does not even look for the corpus (a few git
+    commands the hook then runs itself)."""
+    if not any_socket():
+        return None
+    root = command_root(argv)
+    if root is None:
+        return None
     try:
         answer = ask(root, _request(argv), wait=_answer_wait(argv))
     except DaemonUnavailable:

@@ -569,8 +569,10 @@ def test_a_hook_whose_checker_was_upgraded_checks_in_its_own_process(
     """A checker whose speclint was upgraded under it answers "restart" and exits: the hook
     runs itself, and starts a new one behind it."""
     answer = {"restart": "speclint was upgraded under this daemon"}
+    monkeypatch.setattr(client, "any_socket", lambda: True)
+    monkeypatch.setattr(client, "command_root", lambda argv: tmp_path)
     monkeypatch.setattr(client, "ask", lambda *args, **kwargs: answer)
-    assert client.forward_if_running(["hook"], tmp_path) is None
+    assert client.forward_if_running(["hook"]) is None
 
 
 def test_the_hook_option_says_how_long_its_checker_waits() -> None:
@@ -636,7 +638,7 @@ def test_the_checker_the_hook_starts_exits_on_its_idle_timeout(
     stage(repo, finding=True)
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.chdir(repo)
-    assert client.start_behind(root, ["hook"], idle=1.0)
+    assert client.start_behind(["hook"], root, idle=1.0)
     pid = checker_of(root)
     try:
         assert gone(pid), "the checker outlived its idle timeout"
