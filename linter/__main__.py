@@ -6,7 +6,10 @@ second, more under load), so a signal at any moment ends the run the same way: o
 shell's exit code (130 or 143).
 """
 
+import contextlib
+import functools
 import sys
+from collections.abc import Callable
 
 from speclint.common.lifecycle import (
     Interrupted,
@@ -17,6 +20,7 @@ from speclint.common.lifecycle import (
 
 
 def run() -> None:
+    after: Callable[[], object] | None = None  # the hook's checker, started once it answered
     try:
         with interruptible():
             # Deferred, as the command line below: after the handlers (the client imports the
@@ -31,6 +35,13 @@ def run() -> None:
                 if code is not None:
                     sys.exit(code)
                 sys.argv[1:] = client.without_flag(arguments)
+            elif client.automatic(arguments):
+                # ``speclint hook`` (issue 51): through the corpus's checker when one runs; else
+                # here, and one is started for the next commit after this one is judged.
+                code = client.forward_if_running(arguments)
+                if code is not None:
+                    sys.exit(code)
+                after = functools.partial(client.start_behind, arguments)
             # Imported here, not above, on purpose: the handlers must be in place before the
             # command line's imports (click, the engine) start, or a signal in that window kills
             # the process with a traceback-free but unreported -15 instead of 143.
@@ -40,8 +51,22 @@ def run() -> None:
     except Interrupted as interruption:
         exit_interrupted(interruption)
     except SystemExit as done:
+        if after is not None and done.code in (None, 0, 1):  # a commit judged, not refused
+            _then(after)
         # Every command ends here (click's ``main`` raises it): see exit_without_teardown.
         exit_without_teardown(done.code)
+
+
+def _then(work: Callable[[], object]) -> None:
+    """``work`` after the command's result is printed (the hook's checker, started behind it:
+    it delays nothing the user reads); a signal meanwhile ends it, and the process exits with
+    the command's code."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+    with contextlib.suppress(Interrupted), interruptible():
+        work()
 
 
 if __name__ == "__main__":

@@ -62,6 +62,13 @@ if "SPECLINT_CACHE_DIR" not in os.environ or os.environ["SPECLINT_CACHE_DIR"] ==
 # inherits the variable. tests/run/test_preview.py takes it away to test the default set.
 os.environ["SPECLINT_PREVIEW"] = "1"
 
+# `speclint hook` run as a process (pre-commit's, `python -m speclint hook`) starts the corpus's
+# resident checker in the background after it answers, for the next commit (issue 51): a test
+# suite must not leave such processes behind, so the session turns that off for every speclint it
+# starts (which inherits the variable). tests/frontends/test_daemon.py takes it away where it tests
+# the checker the hook starts, and stops what it started.
+os.environ["SPECLINT_DAEMON"] = "0"
+
 # In a GitHub Actions job these name the commit being tested, and the Markdown report then links
 # every place to it (issue 48, item 4): the reports the tests read are those of a run outside
 # Actions, whatever runs the tests. tests/outputs/test_markdown_links.py sets them where it means to.

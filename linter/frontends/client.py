@@ -1,10 +1,18 @@
-"""The client of a resident checker: ``speclint check --daemon`` and ``speclint hook --daemon``.
+"""The client of a resident checker: ``speclint check --daemon``, ``speclint hook --daemon``, and
+``speclint hook`` of its own accord (issue 51).
 
 It finds the corpus root of the command (as ``speclint check`` does, ``speclint.run.roots``),
 connects to that root's daemon (``speclint.frontends.daemon``), starting one when none answers,
 sends the command line, the working folder and the environment, and prints what comes back. It
 imports the standard library and the root finder only, never the engine, so it starts in the time
 the interpreter does.
+
+``speclint hook`` without ``--daemon`` or ``--no-daemon`` (:func:`automatic`) answers through the
+checker of its corpus when one runs, and otherwise runs in its own process and then, its result
+printed, starts one in the background (:func:`start_behind`) that warms itself on the commit's
+corpus before it listens: the next commit answers from memory and no commit waits for a start or
+a warm-up. Not with ``SPECLINT_DAEMON=0``, not in CI (``CI`` set: a job must not leave a process
+behind), not outside a git work tree; one started this way exits after ``AUTOMATIC_IDLE``.
 
 Trust (SECURITY.md, "The daemon"): the socket is looked for only in the user's private daemon
 folder (``speclint.common.places.daemon_folder``: a real directory, the user's own, mode 0700); it
@@ -17,6 +25,7 @@ note on standard error, never against an answer it cannot trust.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -37,11 +46,18 @@ except ImportError:  # Windows: no daemon (it has no Unix sockets either)
 
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT
 from speclint.common.places import daemon_folder
+from speclint.parsing.gitbase import work_tree_top
 from speclint.run.roots import RootError, commit_roots, scope_of
 
 PROTOCOL = 2
 DAEMON_FLAG = "--daemon"
+NO_DAEMON_FLAG = "--no-daemon"
 DEBUG_FLAG = "--debug"
+HELP_FLAGS = frozenset({"--help", "-h"})
+# ``SPECLINT_DAEMON=0`` (or false, no, off): the hook neither uses nor starts a checker of its own
+# accord; ``--daemon`` still does. ``CI`` set (to anything but those): none is started.
+DAEMON_VARIABLE = "SPECLINT_DAEMON"
+OFF_VALUES = frozenset({"0", "false", "no", "off"})
 # The commands a daemon answers, with their options that take a value (the rest are flags):
 # what the client needs to tell the paths of a command line from option values, without click.
 # ``tests/frontends/test_daemon.py`` checks this table against the commands' definitions.
@@ -68,6 +84,11 @@ COMMANDS: dict[str, frozenset[str]] = {
     ),
 }
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a daemon exits
+# The idle timeout of a checker the hook starts of its own accord: it spans the commits of a
+# working session (each one starts the wait again; a pause to write the next page is rarely
+# longer), and nobody asked for the process, so it is gone a quarter of an hour after the last.
+AUTOMATIC_IDLE = 900.0
+LOCK_RETRY = 5.0  # seconds a checker the hook started tries for the start lock before giving up
 START_WAIT = 30.0  # seconds a client waits for the daemon it started to listen
 SEND_WAIT = 30.0  # seconds either side gives the other to take a message
 ANSWER_WAIT = 60.0  # seconds for an answer that is not a run (status, stop)
@@ -102,10 +123,36 @@ def socket_path(root: Path) -> Path | None:
 
 def wanted(argv: Sequence[str]) -> bool:
     """Whether the command line asks for the daemon: ``check`` or ``hook`` with ``--daemon``
-    (not as the value of another option)."""
+    (not as the value of another option, and not followed by ``--no-daemon``, as click reads a
+    pair of flags: the last one says)."""
     if not argv or argv[0] not in COMMANDS:
         return False
-    return DAEMON_FLAG in _flags(argv)
+    return _choice(argv) == DAEMON_FLAG
+
+
+def _choice(argv: Sequence[str]) -> str | None:
+    """The last of ``--daemon`` and ``--no-daemon`` on the command line, or None."""
+    said = [flag for flag in _flags(argv) if flag in (DAEMON_FLAG, NO_DAEMON_FLAG)]
+    return said[-1] if said else None
+
+
+def _off(variable: str) -> bool:
+    return os.environ.get(variable, "").strip().lower() in OFF_VALUES
+
+
+def automatic(argv: Sequence[str]) -> bool:
+    """Whether the command is ``speclint hook`` choosing the resident checker itself: neither
+    ``--daemon`` nor ``--no-daemon`` (nor ``--debug``, which runs in this process, nor
+    ``--help``), ``SPECLINT_DAEMON`` not 0, and a system with Unix sockets."""
+    if not argv or argv[0] != "hook" or _choice(argv) is not None or _off(DAEMON_VARIABLE):
+        return False
+    flags = set(_flags(argv))
+    return (
+        DEBUG_FLAG not in flags
+        and not flags & HELP_FLAGS
+        and hasattr(socket, "AF_UNIX")
+        and fcntl is not None
+    )
 
 
 def _words(argv: Sequence[str]) -> list[tuple[str, str]]:
@@ -300,67 +347,161 @@ def start(root: Path, idle: float = IDLE_TIMEOUT) -> int:
 def _spawn(root: Path, path: Path, idle: float = IDLE_TIMEOUT) -> socket.socket:
     """Start the daemon of ``root`` in its own session and connect once it listens.
 
-    Only one client starts it: the others wait on the lock beside the socket, then find it. It
-    runs with ``-P`` from ``/``: nothing of the folder it was started in (the repository, which
-    may come from a fork) is on its import path."""
-    lock = _locked(path.with_suffix(".lock"))
+    Only one client starts it: the others wait on the lock beside the socket, then find it (a
+    checker the hook started holds the lock until it listens, its warm-up done: they find it
+    too)."""
+    lock = start_lock(path)
     try:
         with contextlib.suppress(DaemonUnavailable):
             return _connect(path)  # another client started it while this one waited
-        log = path.with_suffix(".log")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        try:
-            with contextlib.suppress(OSError):
-                if os.lstat(log).st_size > LOG_LIMIT:
-                    os.unlink(log)
-            output = os.open(log, flags, 0o600)
-        except OSError as error:
-            raise DaemonUnavailable(f"cannot open its log {log}: {error.strerror}") from None
-        command = [sys.executable, "-P", "-m", "speclint.frontends.daemon"]
-        try:
-            process = subprocess.Popen(  # our own interpreter and module, no shell
-                [*command, "--idle-timeout", str(idle), str(root)],
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=output,
-                cwd="/",
-                start_new_session=True,  # not killed with the terminal or hook that started it
-                close_fds=True,
-            )
-        except OSError as error:
-            raise DaemonUnavailable(f"cannot start it: {error.strerror}") from None
-        finally:
-            os.close(output)
+        process = _launch(root, path, idle)
         waited_until = time.monotonic() + START_WAIT
         while True:
             try:
                 return _connect(path)
             except DaemonUnavailable:
                 if process.poll() is not None:
-                    raise DaemonUnavailable(f"it exited at start (its log: {log})") from None
+                    raise DaemonUnavailable(
+                        f"it exited at start (its log: {_log_of(path)})"
+                    ) from None
                 if time.monotonic() > waited_until:
                     raise DaemonUnavailable(
-                        f"it did not start within {START_WAIT:g} s (its log: {log})"
+                        f"it did not start within {START_WAIT:g} s (its log: {_log_of(path)})"
                     ) from None
                 time.sleep(0.02)
     finally:
         os.close(lock)
 
 
-def _locked(path: Path) -> int:
-    """An exclusive lock on ``path`` (made if missing, never through a link), held until its
-    descriptor is closed."""
+def _log_of(path: Path) -> Path:
+    return path.with_suffix(".log")
+
+
+def _launch(
+    root: Path, path: Path, idle: float, extra: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """The daemon of ``root``, started detached: in its own session (not killed with the
+    terminal or hook that started it), standard input from ``/dev/null``, its output to its log
+    beside the socket, no other descriptor of this process's (pre-commit and git wait for the
+    hook's output pipes to close: a daemon holding them would hold up the commit). It runs with
+    ``-P`` from ``/``: nothing of the folder it was started in (the repository, which may come
+    from a fork) is on its import path."""
+    log = _log_of(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        with contextlib.suppress(OSError):
+            if os.lstat(log).st_size > LOG_LIMIT:
+                os.unlink(log)
+        output = os.open(log, flags, 0o600)
+    except OSError as error:
+        raise DaemonUnavailable(f"cannot open its log {log}: {error.strerror}") from None
+    command = [sys.executable, "-P", "-m", "speclint.frontends.daemon"]
+    try:
+        return subprocess.Popen(  # our own interpreter and module, no shell
+            [*command, "--idle-timeout", str(idle), *extra, str(root)],
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
+            cwd="/",
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError as error:
+        raise DaemonUnavailable(f"cannot start it: {error.strerror}") from None
+    finally:
+        os.close(output)
+
+
+def start_lock(path: Path, wait: float | None = None) -> int:
+    """An exclusive lock on the start lock of the daemon listening at ``path`` (the file beside
+    the socket, made if missing, never through a link), held until its descriptor is closed or
+    the process ends; within ``wait`` seconds (None: however long it takes), else a
+    :class:`DaemonUnavailable`.
+
+    A POSIX record lock (``lockf``), not ``flock``: it belongs to the process that took it, so
+    the rule workers a warming daemon forks do not keep it after the daemon lets it go."""
+    lock = path.with_suffix(".lock")
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     try:
-        descriptor = os.open(path, flags, 0o600)
+        descriptor = os.open(lock, flags, 0o600)
     except OSError as error:
-        raise DaemonUnavailable(f"cannot open its lock {path}: {error.strerror}") from None
+        raise DaemonUnavailable(f"cannot open its lock {lock}: {error.strerror}") from None
+    until = None if wait is None else time.monotonic() + wait
+    while True:
+        try:
+            fcntl.lockf(
+                descriptor, fcntl.LOCK_EX if until is None else fcntl.LOCK_EX | fcntl.LOCK_NB
+            )
+            return descriptor
+        except OSError as error:
+            if until is None or error.errno not in (errno.EACCES, errno.EAGAIN):
+                os.close(descriptor)
+                raise DaemonUnavailable(f"cannot lock {lock}: {error.strerror}") from None
+            if time.monotonic() >= until:
+                os.close(descriptor)
+                raise DaemonUnavailable(f"another process holds {lock}") from None
+            time.sleep(0.05)
+
+
+def any_socket() -> bool:
+    """Whether the private daemon folder holds any daemon's socket (of any corpus)."""
+    folder = daemon_folder()
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-    except OSError as error:
-        os.close(descriptor)
-        raise DaemonUnavailable(f"cannot lock {path}: {error.strerror}") from None
-    return descriptor
+        return folder is not None and any(folder.glob("*.sock"))
+    except OSError:
+        return False
+
+
+def answering(path: Path) -> bool:
+    """Whether a daemon of ours answers at ``path`` (a connection is accepted and trusted)."""
+    try:
+        _connect(path).close()
+    except DaemonUnavailable:
+        return False
+    return True
+
+
+def start_behind(
+    argv: Sequence[str], root: Path | None = None, idle: float = AUTOMATIC_IDLE
+) -> bool:
+    """After ``speclint ARGV`` (an :func:`automatic` hook) ran in this process: start the checker
+    of its corpus (``root``, else the command's) in the background for the next commits, and
+    return at once (True when one was started). It warms itself with this hook's options and
+    working folder (``speclint.frontends.daemon``, ``--warm``), and listens only then.
+
+    None is started in CI, outside a git work tree, for a hook of several corpora, without a
+    private folder, when one answers already, or when another process holds the start lock
+    (another hook starting one, a checker warming, a ``--daemon`` client waiting for its own):
+    two hooks at once start one checker."""
+    if not _off("CI") and os.environ.get("CI", "").strip():
+        return False
+    root = root or command_root(argv)
+    path = None if root is None else socket_path(root)
+    if root is None or path is None or work_tree_top(root) is None:
+        return False
+    try:
+        lock = start_lock(path, wait=0)
+    except DaemonUnavailable:
+        return False
+    try:
+        if answering(path):
+            return False
+        warm = {"argv": warm_argv(argv, root), "cwd": os.getcwd(), "umask": _umask()}
+        # Started while this process holds the lock: a hook ending meanwhile finds it held.
+        _launch(root, path, idle, ["--warm", json.dumps(warm)])
+    except (DaemonUnavailable, OSError):
+        return False
+    finally:
+        os.close(lock)
+    return True
+
+
+def warm_argv(argv: Sequence[str], root: Path) -> list[str]:
+    """The hook's command line as its checker's warm-up runs it: its options, and the corpus
+    root as its path, so that the corpus is judged whether or not the index still holds a change
+    (the commit is usually made by then)."""
+    options = [word for kind, word in _words(argv) if kind in ("option", "value")]
+    return [argv[0], *options, "--", str(root)]
 
 
 def _answer_wait(argv: Sequence[str]) -> float | None:
@@ -392,7 +533,41 @@ def forward(argv: Sequence[str]) -> int | None:
     root = command_root(argv)
     if root is None:
         return None  # no root, or several: this process's run says which
-    request = {
+    answer: dict[str, Any] = {}
+    try:
+        for _ in range(2):  # a daemon whose code was upgraded exits: a new one answers
+            answer = ask(root, _request(argv), start=True, wait=_answer_wait(argv))
+            if "restart" not in answer:
+                break
+    except DaemonUnavailable as error:
+        _not_used(str(error))
+        return None
+    code = _printed(answer)
+    if code is None:
+        _not_used(str(answer.get("refused", "an answer without output")))
+    return code
+
+
+def forward_if_running(argv: Sequence[str]) -> int | None:
+    """An :func:`automatic` hook: run it through the checker of its corpus when one runs,
+    printing what it prints; the exit code, or None, quietly (the user asked for nothing), when
+    none answers, or it answers otherwise (one upgraded under it exits: the hook starts a new
+    one). With no daemon's socket at all, it does not even look for the corpus (a few git
+    commands the hook then runs itself)."""
+    if not any_socket():
+        return None
+    root = command_root(argv)
+    if root is None:
+        return None
+    try:
+        answer = ask(root, _request(argv), wait=_answer_wait(argv))
+    except DaemonUnavailable:
+        return None
+    return _printed(answer)
+
+
+def _request(argv: Sequence[str]) -> dict[str, Any]:
+    return {
         "command": "run",
         "argv": without_flag(argv),
         "cwd": os.getcwd(),
@@ -400,15 +575,11 @@ def forward(argv: Sequence[str]) -> int | None:
         "umask": _umask(),
         "stdout_tty": sys.stdout.isatty(),
     }
-    answer: dict[str, Any] = {}
-    try:
-        for _ in range(2):  # a daemon whose code was upgraded exits: a new one answers
-            answer = ask(root, request, start=True, wait=_answer_wait(argv))
-            if "restart" not in answer:
-                break
-    except DaemonUnavailable as error:
-        _not_used(str(error))
-        return None
+
+
+def _printed(answer: dict[str, Any]) -> int | None:
+    """Print a daemon's answer to a run as the command would have; its exit code, or None (and
+    nothing printed) when it is not the answer to a run."""
     output, code = answer.get("output"), answer.get("code")
     if not (
         isinstance(code, int)
@@ -421,7 +592,6 @@ def forward(argv: Sequence[str]) -> int | None:
             for part in output
         )
     ):
-        _not_used(str(answer.get("refused", "an answer without output")))
         return None
     try:
         for stream, text in output:

@@ -18,6 +18,13 @@ daemon stop``, on SIGTERM or SIGINT, when its code is upgraded under it (the req
 "restart" and the client starts a new daemon), and when another daemon has taken its socket's
 name. It never reads a request over 8 MB, and never runs anything a request names but speclint's
 own commands.
+
+Started by ``speclint hook`` of its own accord (``speclint.frontends.client.start_behind``, issue
+51), it is given the hook's command line (``--warm``) and a short idle timeout: it takes the start
+lock beside its socket (or exits: another is starting), runs that hook once on its corpus, output
+discarded, so that the corpus, the base revision and the rules' results are in memory, and only
+then puts its socket in place and lets the lock go. A commit made meanwhile finds no socket and
+runs in its own process: no commit waits for a warm-up.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import math
 import os
 import socket
@@ -43,16 +51,19 @@ from speclint.frontends.client import (
     COMMANDS,
     DEBUG_FLAG,
     IDLE_TIMEOUT,
+    LOCK_RETRY,
     PROTOCOL,
     REQUEST_LIMIT,
     SEND_WAIT,
     DaemonUnavailable,
+    answering,
     identity,
     installation,
     peer_user,
     receive,
     send,
     socket_path,
+    start_lock,
 )
 from speclint.frontends.options import RESIDENT
 from speclint.run.cache import installed_code
@@ -212,7 +223,10 @@ class Daemon:
             _take_on(saved_environment, DAEMON_UMASK)
         return {"output": printed, "code": code}
 
-    def serve(self) -> None:
+    def serve(self, warm: dict[str, Any] | None = None, lock: int | None = None) -> None:
+        """Listen and answer until idle or stopped. ``warm``: the command a checker the hook
+        started runs first, before its socket is in place (``lock``, the start lock it holds,
+        is let go then)."""
         path = socket_path(self.root)
         if path is None:
             raise click.ClickException("no private folder for the daemon's socket")
@@ -224,18 +238,26 @@ class Daemon:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         try:
-            listener.bind(str(temporary))
-            os.chmod(temporary, 0o600)
-            listener.listen(16)
-            mine = os.lstat(temporary).st_ino
-            os.replace(temporary, path)
+            try:
+                listener.bind(str(temporary))
+                os.chmod(temporary, 0o600)
+                listener.listen(16)
+                mine = os.lstat(temporary).st_ino
+                if warm is not None:
+                    _warm()
+                    self.warm_up(warm)
+                os.replace(temporary, path)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)  # left only when the rename did not happen
+                if lock is not None:
+                    os.close(lock)
         except OSError:
             listener.close()
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
             raise
-        # Clients may connect from now on; the first is answered once this is done.
-        _warm()
+        if warm is None:
+            # Clients may connect from now on; the first is answered once this is done.
+            _warm()
         listener.settimeout(TICK)
         last = time.monotonic()
         try:
@@ -254,6 +276,20 @@ class Daemon:
             if _still_ours(path, mine):
                 with contextlib.suppress(OSError):
                     os.unlink(path)
+
+    def warm_up(self, warm: dict[str, Any]) -> None:
+        """Run the hook's command (``--warm``) once, as a request, in the daemon's own
+        environment (the hook's, which started it) without ``GIT_INDEX_FILE`` (git's index of
+        that commit may be a temporary file, gone by now); its output is not kept, its time
+        goes to the log."""
+        began = time.monotonic()
+        env = {k: v for k, v in os.environ.items() if k != "GIT_INDEX_FILE"}
+        answer = self.run(warm["argv"], warm["cwd"], env, warm["umask"], False)
+        print(
+            f"speclint daemon {os.getpid()}: warmed with `speclint {' '.join(warm['argv'])}` in "
+            f"{time.monotonic() - began:.2f} s (exit {answer['code']})",
+            flush=True,
+        )
 
     def handle(self, connection: socket.socket) -> None:
         try:
@@ -311,31 +347,71 @@ def _still_ours(path: Path, inode: int) -> bool:
         return False
 
 
-def serve(root: Path, idle: float) -> None:
-    """Run the daemon of ``root`` in this process until it stops (see the module docstring)."""
+def serve(root: Path, idle: float, warm: dict[str, Any] | None = None) -> None:
+    """Run the daemon of ``root`` in this process until it stops (see the module docstring).
+    With ``warm`` (a checker the hook started): only when it takes the start lock within
+    ``LOCK_RETRY`` seconds and no daemon answers yet; else it exits at once."""
     root = root.resolve()
     os.chdir("/")  # nothing of the folder it was started from: it may be deleted, or a fork's
     os.umask(DAEMON_UMASK)
+    lock = None
+    if warm is not None:
+        path = socket_path(root)
+        try:
+            if path is None:
+                raise DaemonUnavailable("no private folder for its socket")
+            lock = start_lock(path, wait=LOCK_RETRY)
+        except DaemonUnavailable as error:
+            print(f"speclint daemon {os.getpid()}: not started: {error}", flush=True)
+            return
+        if answering(path):
+            os.close(lock)
+            print(f"speclint daemon {os.getpid()}: not started: one answers", flush=True)
+            return
     daemon = Daemon(root, idle)
     try:
         with interruptible():
-            daemon.serve()
+            daemon.serve(warm, lock)
     except Interrupted:
         pass
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m speclint.frontends.daemon [--idle-timeout SECONDS] ROOT``: what the client
-    starts in the background (``speclint.frontends.client.start``)."""
+    """``python -m speclint.frontends.daemon [--idle-timeout SECONDS] [--warm REQUEST] ROOT``:
+    what the client starts in the background (``speclint.frontends.client.start``, and
+    ``start_behind`` with ``--warm``: the hook's command line, working folder and file mode mask
+    as JSON)."""
     parser = argparse.ArgumentParser(prog="python -m speclint.frontends.daemon")
     parser.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT)
+    parser.add_argument("--warm", type=_warm_request, default=None)
     parser.add_argument("root", type=Path)
     arguments = parser.parse_args(argv)
     if not arguments.root.is_dir() or not (
         math.isfinite(arguments.idle_timeout) and arguments.idle_timeout > 0
     ):
         parser.error("ROOT must be a folder and --idle-timeout a positive number of seconds")
-    serve(arguments.root, arguments.idle_timeout)
+    serve(arguments.root, arguments.idle_timeout, arguments.warm)
+
+
+def _warm_request(text: str) -> dict[str, Any]:
+    """``--warm``'s JSON: a hook's command line, its working folder and file mode mask."""
+    try:
+        warm = json.loads(text)
+    except ValueError:
+        warm = None
+    if not (
+        isinstance(warm, dict)
+        and isinstance(warm.get("argv"), list)
+        and warm["argv"][:1] == ["hook"]
+        and all(isinstance(word, str) for word in warm["argv"])
+        and DEBUG_FLAG not in warm["argv"]
+        and isinstance(warm.get("cwd"), str)
+        and "\x00" not in warm["cwd"]
+        and isinstance(warm.get("umask"), int)
+        and 0 <= warm["umask"] <= 0o777
+    ):
+        raise argparse.ArgumentTypeError("a hook's command line, folder and mask, as JSON")
+    return warm
 
 
 if __name__ == "__main__":

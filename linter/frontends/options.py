@@ -96,6 +96,18 @@ DAEMON = click.option(
     help="Run through the corpus's resident checker, starting it if none runs "
     "(see `speclint daemon`); the output is the same.",
 )
+# The hook's: by default it answers through the corpus's checker when one runs, and otherwise
+# starts one behind it for the next commit (``speclint.frontends.client.automatic``, read by the
+# console script before this module is imported); --no-daemon never uses one.
+HOOK_DAEMON = click.option(
+    "--daemon/--no-daemon",
+    "use_daemon",
+    default=None,
+    help="--daemon: run through the corpus's resident checker, starting it now if none runs; "
+    "--no-daemon: never use one. Default: use one that runs, else check here and start one in "
+    "the background for the next commit (not with SPECLINT_DAEMON=0, in CI, or outside a git "
+    "work tree; it exits after 15 idle minutes). The output is the same.",
+)
 # The resident checker's memory of its corpus, while a daemon runs a command
 # (``speclint.frontends.daemon``): the commands pass it to the engine.
 RESIDENT: ContextVar[Resident | None] = ContextVar("RESIDENT", default=None)

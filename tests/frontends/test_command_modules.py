@@ -63,7 +63,11 @@ def test_an_option_that_check_and_hook_both_take_reads_the_same() -> None:
     check, hook = options("check"), options("hook")
     shared = set(check) & set(hook)
     assert {"fail_on", "config_path", "select", "ignore", "preview", "time_limit"} <= shared
-    for name in shared:
+    # The hook's --daemon is one of a pair: it uses a resident checker by default, which
+    # --no-daemon turns off (issue 51); check's is a flag. `--daemon` means the same in both.
+    assert check["use_daemon"].opts == hook["use_daemon"].opts == ["--daemon"]
+    assert hook["use_daemon"].secondary_opts == ["--no-daemon"]
+    for name in shared - {"use_daemon"}:
         assert check[name].to_info_dict() == hook[name].to_info_dict(), name
 
 

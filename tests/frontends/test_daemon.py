@@ -5,6 +5,7 @@ folder, a socket of the user's, and a daemon of the same root."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -22,8 +23,9 @@ import pytest
 from click.testing import CliRunner
 from test_cli import cli as run_speclint
 from test_diff_base import git
+from test_lsp import RUN_SNAPSHOT
 
-from conftest import cli_in_process, copy_bundled_corpus, write_files
+from conftest import REPOSITORY, cli_in_process, copy_bundled_corpus, write_files
 from speclint.frontends import cli, client, daemon
 from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
@@ -37,10 +39,14 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A daemon folder of the test's own ($XDG_RUNTIME_DIR, short enough for a socket path),
-    and every daemon started in it stopped afterwards."""
+    and every daemon started in it stopped afterwards (a checker the hook started and still
+    warming holds its start lock until it listens: it is waited for)."""
     folder = Path(tempfile.mkdtemp(prefix="sl-run-", dir="/tmp"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
     yield folder
+    for lock in (folder / "speclint").glob("*.lock"):
+        with contextlib.suppress(client.DaemonUnavailable):
+            os.close(client.start_lock(lock.with_suffix(".sock"), wait=300))
     for sock in (folder / "speclint").glob("*.sock"):
         with client.socket.socket(socket.AF_UNIX) as connection:
             try:
@@ -407,3 +413,402 @@ def test_daemon_asked_of_the_command_line_from_python_checks_in_this_process(
     assert result.exit_code == 0, result.output
     assert "--daemon is read by the speclint command" in result.output
     assert not (runtime / "speclint").exists() or not list((runtime / "speclint").glob("*.sock"))
+
+
+# --- the checker the hook starts of its own accord (issue 51) -----------------------------------
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+needs_proc = pytest.mark.skipif(
+    not Path("/proc/self/fd").is_dir(), reason="reads a process's session and descriptors in /proc"
+)
+# A page that lists the enum's values: a value added to the schema alone is a new finding.
+PAGE = "# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done`.\n"
+GENEROUS = 300.0  # seconds: a bound on what should take one, on a loaded machine
+
+
+def automatic_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's hook: no SPECLINT_DAEMON (the session's 0, conftest.py), no
+    CI; the test's private daemon folder (``runtime``) inherited."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SPECLINT_DAEMON", "CI")}
+    return {**env, **extra}
+
+
+def committed(tmp_path: Path) -> Path:
+    """A git repository with a schema and the page that lists its enum, committed."""
+    repo = write_files(
+        tmp_path / "repo", {"schemas/run.schema.json": RUN_SNAPSHOT, "spec/runs.md": PAGE}
+    )
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    return repo
+
+
+def stage(repo: Path, finding: bool, number: int = 0) -> None:
+    """A staged change that adds a finding (a status the page does not list) or adds none."""
+    added = f'"done",\n          "failed{number}"' if finding else '"done"'
+    (repo / "schemas/run.schema.json").write_text(RUN_SNAPSHOT.replace('"done"', added))
+    (repo / "spec/runs.md").write_text(PAGE + f"\nA run starts queued ({number}).\n")
+    git(repo, "add", "-A")
+
+
+def hook(repo: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
+    """``speclint hook`` as pre-commit runs it: a process whose output pipes are read to their
+    end (a checker started holding them would hold this up until it exits)."""
+    return subprocess.run(
+        [sys.executable, "-m", "speclint", "hook", *extra],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=GENEROUS,
+    )
+
+
+def checker_of(root: Path) -> int:
+    """The process id of the checker of ``root``, once it listens (a started one warms first)."""
+    until = time.monotonic() + GENEROUS
+    while True:
+        try:
+            pid = client.ask(root, {"command": "status"}).get("pid")
+            assert isinstance(pid, int)
+            return pid
+        except client.DaemonUnavailable:
+            assert time.monotonic() < until, "no checker listened"
+            time.sleep(0.2)
+
+
+def served(root: Path) -> int:
+    count = client.ask(root, {"command": "status"})["served"]
+    assert isinstance(count, int)
+    return count
+
+
+def daemons_of(root: Path) -> list[int]:
+    """The daemon processes of ``root`` (listening, warming or giving up), from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            ours = b"speclint.frontends.daemon" in words and os.fsencode(root) in words
+            if ours and not gone(int(entry.name), wait=0):
+                found.append(int(entry.name))
+    return found
+
+
+def gone(pid: int, wait: float = GENEROUS) -> bool:
+    """Whether process ``pid`` has ended within ``wait`` seconds (a child of this process's,
+    started by ``start_behind`` here, is reaped)."""
+    until = time.monotonic() + wait
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return True
+        except ChildProcessError:  # not this process's child
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                return True
+            if state == "Z":
+                return True
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.1)
+
+
+def stop(root: Path, pids: list[int]) -> None:
+    """Stop the checker of ``root`` (``speclint daemon stop``), and see every one of ``pids``
+    end."""
+    subprocess.run(
+        [sys.executable, "-m", "speclint", "daemon", "stop", str(root)],
+        capture_output=True,
+        timeout=GENEROUS,
+    )
+    for pid in pids:
+        if not gone(pid):
+            os.kill(pid, 9)
+            raise AssertionError(f"process {pid} outlived `speclint daemon stop`")
+
+
+def test_the_hook_chooses_its_checker_itself_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPECLINT_DAEMON")  # the session's 0 (conftest.py)
+    assert client.automatic(["hook"])
+    assert client.automatic(["hook", "--strict", "--config", "--daemon", "spec"])  # a file's name
+    assert not client.automatic(["hook", "--daemon"])
+    assert not client.automatic(["hook", "--no-daemon"])
+    assert not client.automatic(["hook", "--debug"])
+    assert not client.automatic(["hook", "--help"])
+    assert not client.automatic(["check"])
+    assert client.wanted(["hook", "--no-daemon", "--daemon"])  # the last one says, as in click
+    assert not client.wanted(["hook", "--daemon", "--no-daemon"])
+    assert client.warm_argv(["hook", "--strict", "--select", "enum", "spec"], Path("/r")) == [
+        "hook",
+        "--strict",
+        "--select",
+        "enum",
+        "--",
+        "/r",
+    ]
+
+
+@pytest.mark.parametrize("value", ["0", "off", "False"])
+def test_speclint_daemon_0_turns_the_hooks_own_checker_off(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPECLINT_DAEMON", value)
+    assert not client.automatic(["hook"])
+    assert client.wanted(["hook", "--daemon"])  # asked for, it is still used
+
+
+def test_a_hook_whose_checker_was_upgraded_checks_in_its_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checker whose speclint was upgraded under it answers "restart" and exits: the hook
+    runs itself, and starts a new one behind it."""
+    answer = {"restart": "speclint was upgraded under this daemon"}
+    monkeypatch.setattr(client, "any_socket", lambda: True)
+    monkeypatch.setattr(client, "command_root", lambda argv: tmp_path)
+    monkeypatch.setattr(client, "ask", lambda *args, **kwargs: answer)
+    assert client.forward_if_running(["hook"]) is None
+
+
+def test_the_hook_option_says_how_long_its_checker_waits() -> None:
+    option = next(p for p in cli.main.commands["hook"].params if p.name == "use_daemon")
+    assert f"{client.AUTOMATIC_IDLE / 60:g} idle minutes" in (option.help or "")
+
+
+@needs_git
+@needs_proc
+def test_the_hook_starts_its_checker_detached_and_answers_through_it_the_same(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """The first hook checks in its own process and starts the checker behind it, detached (its
+    own session, no descriptor of the hook's: the hook's pipes close when it exits); the next
+    hooks answer through it, byte for byte what a hook alone (cold, --no-daemon) prints, for a
+    change that adds a finding and one that adds none."""
+    repo = committed(tmp_path)
+    root = repo.resolve()
+    env = automatic_env()
+    pids: list[int] = []
+    try:
+        stage(repo, finding=False)
+        first = hook(repo, env)
+        assert first.returncode == 0, first.stderr
+        assert "daemon" not in first.stderr  # nothing said: the user asked for nothing
+        pid = checker_of(root)
+        pids.append(pid)
+        assert os.getsid(pid) == pid  # a session of its own
+        descriptors = {int(fd.name): os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()}
+        log = client.socket_path(root).with_suffix(".log")  # type: ignore[union-attr]
+        assert descriptors[0] == os.devnull
+        assert descriptors[1] == descriptors[2] == str(log)
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert words[words.index(b"--idle-timeout") + 1] == str(client.AUTOMATIC_IDLE).encode()
+        assert "warmed with `speclint hook -- " in log.read_text()
+        assert served(root) == 0  # the warm-up is no request
+        for number, finding in enumerate((False, True, False), start=1):
+            stage(repo, finding, number)
+            through = hook(repo, env)
+            alone = hook(repo, {**env, "SPECLINT_NO_CACHE": "1"}, "--no-daemon")
+            assert served(root) == number
+            assert (through.returncode, through.stdout, through.stderr) == (
+                alone.returncode,
+                alone.stdout,
+                alone.stderr,
+            )
+            if finding:
+                assert through.returncode == 1 and "[enum-drift]" in through.stdout
+            else:
+                assert through.returncode == 0 and "no new findings" in through.stdout
+        assert daemons_of(root) == [pid]  # the later hooks started none
+    finally:
+        stop(root, pids + daemons_of(root))
+    assert not list((runtime / "speclint").glob("*.sock"))
+
+
+@needs_git
+def test_the_checker_the_hook_starts_exits_on_its_idle_timeout(
+    tmp_path: Path, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = committed(tmp_path)
+    root = repo.resolve()
+    stage(repo, finding=True)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.chdir(repo)
+    assert client.start_behind(["hook"], root, idle=1.0)
+    pid = checker_of(root)
+    try:
+        assert gone(pid), "the checker outlived its idle timeout"
+    finally:
+        if not gone(pid, wait=0):
+            stop(root, [pid])
+    assert not client.socket_path(root).exists()  # type: ignore[union-attr]
+
+
+@needs_git
+def test_no_checker_is_started_when_told_not_to_in_ci_or_outside_git(
+    tmp_path: Path, runtime: Path
+) -> None:
+    repo = committed(tmp_path)
+    stage(repo, finding=False)
+    for extra, env in (
+        (["--no-daemon"], automatic_env()),
+        ([], automatic_env(SPECLINT_DAEMON="0")),
+        ([], automatic_env(CI="true")),
+    ):
+        done = hook(repo, env, *extra)
+        assert done.returncode == 0, done.stderr
+    plain = write_files(tmp_path / "plain", {"spec/runs.md": PAGE})
+    outside = hook(plain, automatic_env(GIT_CEILING_DIRECTORIES=str(tmp_path)))
+    assert outside.returncode == 2 and "not in a git work tree" in outside.stderr
+    # Not even the start lock was taken: nothing was launched.
+    assert not (runtime / "speclint").exists() or not list((runtime / "speclint").iterdir())
+
+
+@needs_git
+def test_no_daemon_and_speclint_daemon_0_leave_a_running_checker_alone(
+    tmp_path: Path, runtime: Path
+) -> None:
+    repo = committed(tmp_path)
+    root = repo.resolve()
+    started = speclint(repo, "daemon", "start")
+    assert started.returncode == 0, started.stderr
+    pid = checker_of(root)
+    try:
+        stage(repo, finding=True)
+        assert hook(repo, automatic_env(), "--no-daemon").returncode == 1
+        assert hook(repo, automatic_env(SPECLINT_DAEMON="0")).returncode == 1
+        assert served(root) == 0
+        assert hook(repo, automatic_env()).returncode == 1
+        assert served(root) == 1
+    finally:
+        stop(root, [pid])
+
+
+@needs_git
+@needs_proc
+def test_two_hooks_at_once_start_one_checker(tmp_path: Path, runtime: Path) -> None:
+    """The start lock beside the socket: a hook that finds it held (another hook starting a
+    checker, a checker warming) starts none, and a checker that cannot take it exits."""
+    repo = committed(tmp_path)
+    root = repo.resolve()
+    path = client.socket_path(root)
+    assert path is not None
+    stage(repo, finding=False)
+    env = automatic_env()
+    holder = subprocess.Popen(  # another process holds the lock (a POSIX lock is per process)
+        [
+            sys.executable,
+            "-c",
+            "import sys; from speclint.frontends import client; from pathlib import Path; "
+            f"client.start_lock(Path({str(path)!r})); print('held', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert hook(repo, env).returncode == 0
+        assert daemons_of(root) == []  # the hook saw the lock held, and started none
+        warm = json.dumps({"argv": ["hook", "--", str(root)], "cwd": str(root), "umask": 0o22})
+        refused = subprocess.run(
+            [sys.executable, "-m", "speclint.frontends.daemon", "--warm", warm, str(root)],
+            capture_output=True,
+            text=True,
+            timeout=GENEROUS,
+        )
+        assert refused.returncode == 0 and "not started: another process holds" in refused.stdout
+    finally:
+        holder.communicate("", timeout=GENEROUS)
+    pids: list[int] = []
+    try:
+        hooks = [
+            subprocess.Popen(
+                [sys.executable, "-m", "speclint", "hook"],
+                cwd=repo,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for _ in range(2)
+        ]
+        assert [one.wait(timeout=GENEROUS) for one in hooks] == [0, 0]
+        pids.append(checker_of(root))
+        # One listens; one started in the same instant gives up on the lock (LOCK_RETRY).
+        until = time.monotonic() + GENEROUS
+        while len(daemons_of(root)) > 1 and time.monotonic() < until:
+            time.sleep(0.2)
+        assert daemons_of(root) == pids
+    finally:
+        stop(root, pids + daemons_of(root))
+
+
+@needs_git
+@needs_proc
+def test_the_checker_the_hook_started_exits_when_speclint_is_upgraded_under_it(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """An installation of its own (a copy of the package on PYTHONPATH), upgraded in place
+    after its hook started a checker: the next hook's request is answered "restart", the
+    checker exits, and the hook judges the commit itself, as it would alone, and starts a new
+    one behind it."""
+    site = tmp_path / "site"
+    skipped = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(REPOSITORY / "linter", site / "speclint", ignore=skipped)
+    shutil.copytree(REPOSITORY / "rules", site / "speclint" / "rules", ignore=skipped)
+    env = automatic_env(PYTHONPATH=str(site))
+    repo = committed(tmp_path)
+    root = repo.resolve()
+
+    def listening() -> int | None:
+        """The process id of that installation's checker of ``root``, once it listens."""
+        done = subprocess.run(
+            [sys.executable, "-m", "speclint", "daemon", "status", str(root)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=GENEROUS,
+        )
+        found = re.search(r"\(process (\d+)\)", done.stdout)
+        return int(found.group(1)) if done.returncode == 0 and found else None
+
+    def started() -> int:
+        until = time.monotonic() + GENEROUS
+        while (pid := listening()) is None:
+            assert time.monotonic() < until, "no checker listened"
+            time.sleep(0.2)
+        return pid
+
+    pids: list[int] = []
+    try:
+        stage(repo, finding=False)
+        assert hook(repo, env).returncode == 0
+        pids.append(started())
+        upgraded = site / "speclint" / "rules" / "__init__.py"
+        upgraded.write_text(upgraded.read_text() + "\n# an upgrade in place\n")
+        stage(repo, finding=True)
+        after = hook(repo, env)
+        alone = hook(repo, {**env, "SPECLINT_NO_CACHE": "1"}, "--no-daemon")
+        assert (after.returncode, after.stdout, after.stderr) == (
+            alone.returncode,
+            alone.stdout,
+            alone.stderr,
+        )
+        assert gone(pids[0]), "the checker outlived the upgrade"
+        pids.append(started())
+        assert pids[1] != pids[0]
+    finally:
+        subprocess.run(
+            [sys.executable, "-m", "speclint", "daemon", "stop", str(root)],
+            capture_output=True,
+            env=env,
+            timeout=GENEROUS,
+        )
+        for pid in pids + daemons_of(root):
+            if not gone(pid):
+                os.kill(pid, 9)
+                raise AssertionError(f"process {pid} outlived `speclint daemon stop`")

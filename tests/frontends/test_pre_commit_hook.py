@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -222,20 +223,27 @@ def test_files_left_out_of_the_commit_are_not_judged(
     assert (root / "schemas/draft.schema.json").is_file()
 
 
+@pytest.mark.parametrize("args", ["--daemon", ""], ids=["--daemon", "of-its-own-accord"])
 def test_the_hook_through_its_daemon_judges_as_it_does_alone(
-    tmp_path: Path, hook_home: tuple[Path, str, Path]
+    args: str, tmp_path: Path, hook_home: tuple[Path, str, Path]
 ) -> None:
     """``args: [--daemon]``: the hook environment's own daemon answers (issue 29), and the
-    commit is judged as without it."""
+    commit is judged as without it. With no argument (issue 51; the session's SPECLINT_DAEMON=0
+    taken away) the first commit is judged in the hook's process, which starts the checker
+    behind it, detached: `git commit` returns without waiting for it, and the next commit is
+    answered through it."""
     runtime = Path(tempfile.mkdtemp(prefix="sl-hook-", dir="/tmp"))
     root = tmp_path / "spec-repo"
     env = spec_repository(
         root,
         hook_home,
         {"schemas/run-snapshot.schema.json": RUN_SNAPSHOT, "spec/runs.md": RUNS_PAGE},
-        args="--daemon",
+        args=args,
     )
     env["XDG_RUNTIME_DIR"] = str(runtime)
+    if not args:
+        env.pop("SPECLINT_DAEMON", None)
+        env.pop("CI", None)
     try:
         git("add", "-A", cwd=root)
         git("commit", "-q", "--no-verify", "-m", "adopt speclint", cwd=root)
@@ -243,6 +251,9 @@ def test_the_hook_through_its_daemon_judges_as_it_does_alone(
         typo = commit(root, env, "typo")
         assert typo.returncode == 0, typo.stdout
         assert "daemon is not used" not in typo.stdout
+        until = time.monotonic() + 300  # a checker started behind the hook warms, then listens
+        while not list(runtime.glob("speclint/*.sock")) and time.monotonic() < until:
+            time.sleep(0.2)
         assert list((runtime / "speclint").glob("*.sock")), "no daemon answered"
         (root / "schemas/run-snapshot.schema.json").write_text(
             RUN_SNAPSHOT.replace('"done"', '"done",\n          "failed"')
@@ -253,6 +264,9 @@ def test_the_hook_through_its_daemon_judges_as_it_does_alone(
         assert "daemon is not used" not in drift.stdout
         assert head_message(root) == "typo"
     finally:
+        for lock in (runtime / "speclint").glob("*.lock"):  # a checker warming holds it
+            with contextlib.suppress(client.DaemonUnavailable):
+                os.close(client.start_lock(lock.with_suffix(".sock"), wait=300))
         for sock in (runtime / "speclint").glob("*.sock"):
             with socket.socket(socket.AF_UNIX) as connection, contextlib.suppress(OSError):
                 connection.connect(str(sock))

@@ -21,7 +21,8 @@ def daemon_group() -> None:
     """The resident checker of a corpus: it keeps the parsed corpus, its indexes and the rules'
     results in memory, and answers `speclint check --daemon` and `speclint hook --daemon` with
     only the changed files read again. One per corpus root, started by the first --daemon
-    command (or `start`); it exits after --idle-timeout seconds without a request."""
+    command (or `start`), or by `speclint hook` itself after it answered (that one exits after
+    15 idle minutes); it exits after --idle-timeout seconds without a request."""
 
 
 IDLE = click.option(

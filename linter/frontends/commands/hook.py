@@ -16,9 +16,9 @@ import click
 from speclint.frontends.options import (
     COLOR,
     CONFIG_PATH,
-    DAEMON,
     DEBUG,
     FAIL_ON,
+    HOOK_DAEMON,
     IGNORE,
     MAX_WARNINGS,
     PREVIEW,
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 @COLOR
 @TIME_LIMIT
 @DEBUG
-@DAEMON
+@HOOK_DAEMON
 def commit_hook(
     path: Path | None,
     strict: bool,
@@ -73,7 +73,7 @@ def commit_hook(
     color: bool | None,
     time_limit: float | None,
     debug: bool,
-    use_daemon: bool,
+    use_daemon: bool | None,
 ) -> None:
     """Judge the commit being made (the pre-commit hook): lint the files of git's index, the
     whole corpus (drift is between files), and fail only on the findings the commit introduces
