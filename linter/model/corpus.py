@@ -21,14 +21,14 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar, cast
 
 from speclint.common.findings import Location
 from speclint.common.parallel import default_jobs, forked_map
 from speclint.common.progress import current
-from speclint.common.storage import StorageError, loads
+from speclint.common.storage import StorageError, checker, loads
 from speclint.model.config import Config
 from speclint.parsing.gitbase import GitIgnored, ignored
 from speclint.parsing.kinds import (
@@ -179,6 +179,22 @@ class Document:
     def location(self, pointer: str = "", note: str | None = None) -> Location:
         line, column = self.position(pointer)
         return Location(self.path, line, column, pointer=pointer, note=note)
+
+
+def kept(document: Document, name: str, make: Callable[[Document], T], hint: Any) -> T:
+    """``make(document)``, kept in ``document.derived`` under ``name``: the parse cache stores it
+    with the page, so a later run reads it without decoding the page's prose. A value read back
+    is taken only when it is of type ``hint`` (``speclint.common.storage.checker``); else it is
+    made again."""
+    memo = document.derived.get(name)
+    if memo is None or not _accepts(hint)(memo):
+        memo = document.derived[name] = make(document)
+    return cast(T, memo)
+
+
+@cache
+def _accepts(hint: Any) -> Callable[[Any], bool]:
+    return checker(hint)
 
 
 class DocumentCache(Protocol):

@@ -52,6 +52,7 @@ from speclint.analyses.changes.proto_changes import contract_changes
 from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
+from speclint.analyses.repository.downloads import page_commands
 from speclint.analyses.units import extract_digest, prepared
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
@@ -569,7 +570,8 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets, whether it is an RFC, what each rule's ``prepare`` reads of it, and, when the
+    value sets, whether it is an RFC, its shell fences (``downloads.page_commands``, which the
+    rule cache's key reads of every page), what each rule's ``prepare`` reads of it, and, when the
     rule cache keys on them, what each ``READS = "extract"`` rule reads of it
     (``speclint.analyses.units``). Each is kept with the page in the parse cache."""
 
@@ -586,6 +588,7 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
         steps: list[Callable[[], object]] = [
             partial(prose_sets, document),
             partial(is_rfc, document),
+            partial(page_commands, document),
             *(partial(prepared, document, r, make, Any) for r, make in preparers),
             *(partial(extract_digest, document, r, extract) for r, extract in extracts),
         ]

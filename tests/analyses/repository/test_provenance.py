@@ -799,3 +799,40 @@ def test_identical_deep_definitions_are_the_same_shape(make_corpus: MakeCorpus) 
     shapes = all_shapes(Context.load(root))
     deep = [s for s in shapes if s.label.endswith("#/components/schemas/Deep")]
     assert not Equivalence.of(shapes).shapes(*deep)
+
+
+def test_a_guide_s_commands_are_read_from_what_the_page_keeps_not_from_its_prose(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Every run reads every page's shell fences (the rule cache's key asks what the build
+    commands make): from an unchanged page's parse entry, they are what the page kept of itself
+    (``downloads.page_commands``), its prose model left packed, and they say what the page does."""
+    from speclint.analyses.repository.downloads import bundled_outputs, downloads
+    from speclint.run.cache import ParseCache, corpus_folder
+
+    guide = (
+        "# Contributing\n\nRefresh the vendor's document, then bundle ours:\n\n```bash\n"
+        "curl -sSL https://vendor.example/openapi.json -o api.json\n"
+        "redocly bundle api/openapi.yaml -o dist/openapi.yaml\n```\n"
+    )
+    root = make_corpus(
+        {
+            "api.json": VENDOR_API,
+            "CONTRIBUTING.md": guide,
+            **SPLIT,
+            "dist/openapi.yaml": bundled(["cat", "dog"]),
+        }
+    )
+    assert run_cli("check", str(root)).exit_code in (0, 1)  # writes the parse entries
+    folder = corpus_folder(root)
+    assert folder is not None
+    parses = ParseCache(folder)
+    kept = Context.load(root, cache=parses)
+    assert parses.misses == 0
+    fresh = Context.load(root)
+    assert downloads(kept) == downloads(fresh)
+    assert "CONTRIBUTING.md:6" in downloads(kept)["api.json"]
+    assert bundled_outputs(kept) == bundled_outputs(fresh)
+    assert "dist/openapi.yaml" in bundled_outputs(kept)
+    page = kept.documents["CONTRIBUTING.md"]
+    assert page.model is None and page.packed_model is not None  # never decoded
