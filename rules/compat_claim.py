@@ -66,6 +66,7 @@ from speclint.common.findings import Finding, Location, Severity
 ID = "compat-claim"
 SEVERITY = Severity.ERROR
 FACTS = ("derived", "references", "roles")  # speclint.analyses.context
+READS_RFCS = True  # the corpus's RFCs, decoded before the workers fork (speclint.run.catalog)
 NEEDS_BASE = True  # silent without --diff-base (the bundled-corpus test knows)
 SHOWN_CHANGES = 3
 

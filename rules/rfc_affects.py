@@ -42,6 +42,7 @@ from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-affects"
 SEVERITY = Severity.WARNING
+READS_RFCS = True  # the corpus's RFCs, decoded before the workers fork (speclint.run.catalog)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

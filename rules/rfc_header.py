@@ -55,6 +55,7 @@ from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-header"
 SEVERITY = Severity.WARNING
+READS_RFCS = True  # the corpus's RFCs, decoded before the workers fork (speclint.run.catalog)
 DEFAULT_FIELDS = ("RFC", "Title", "Status", "Created", "Updated", "Affects", "Compatibility")
 
 

@@ -58,14 +58,13 @@ the same findings in the same order, by construction.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from speclint.analyses.schemas.instance_schemas import Schema
 from speclint.common.findings import Finding
-from speclint.common.storage import checker
+from speclint.model.corpus import kept
 from speclint.model.descriptions import API_KINDS, described_page
 from speclint.parsing.kinds import DocumentKind
 
@@ -160,22 +159,6 @@ def _reach(corpus: Context, path: str) -> list[str]:
                 stack.append(target)
     seen.discard(path)
     return sorted(seen)
-
-
-def kept(document: Document, name: str, make: Callable[[Document], T], hint: Any) -> T:
-    """``make(document)``, kept in ``document.derived`` under ``name``: the parse cache stores it
-    with the page, so a later run reads it without decoding the page's prose. A value read back
-    is taken only when it is of type ``hint`` (``speclint.common.storage.checker``); else it is
-    made again."""
-    memo = document.derived.get(name)
-    if memo is None or not _accepts(hint)(memo):
-        memo = document.derived[name] = make(document)
-    return cast(T, memo)
-
-
-@functools.cache
-def _accepts(hint: Any) -> Callable[[Any], bool]:
-    return checker(hint)
 
 
 def kept_with_page(

@@ -25,6 +25,7 @@ reads each file's lines once a run). What is read of them is here, once:
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import shlex
@@ -86,21 +87,29 @@ def joined(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
 def split_line(line: str, separators: frozenset[str] = COMMANDS) -> list[list[str]]:
     """The commands of a shell line (split at ``separators`` outside quotes), each as its words;
     none for a comment or a line with an unclosed quote."""
+    return [list(words) for words in _split(line, separators)]
+
+
+# Split once a process: a run reads each build line several times (for the merges, the
+# downloads, the outputs, the scripts a line calls, the programs it runs: on the MCP
+# repository, 2,753 splits of 564 lines, 0.15 s of shlex in every run's cache key).
+@functools.lru_cache(maxsize=8192)
+def _split(line: str, separators: frozenset[str]) -> tuple[tuple[str, ...], ...]:
     if line.lstrip().startswith("#"):
-        return []
+        return ()
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         tokens = list(lexer)
     except ValueError:  # an unclosed quote: not a command line we can read
-        return []
+        return ()
     commands: list[list[str]] = [[]]
     for token in tokens:
         if token in separators:
             commands.append([])
         else:
             commands[-1].append(token)
-    return [words for words in commands if words]
+    return tuple(tuple(words) for words in commands if words)
 
 
 _YAML_LEADS = frozenset({"-", "run:", "cmd:", "|", "|-", "|+", ">-", ">+"})

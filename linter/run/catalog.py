@@ -48,6 +48,10 @@ class RuleInfo:
     # the run compiles once before the workers fork when two such rules run; such a rule is
     # READS = "extract", each page's proto fences part of its extract (`_with_fences`).
     reads_protos: bool = False
+    # READS_RFCS = True: reads the corpus's RFCs (speclint.analyses.prose.rfcs.corpus_rfcs), whose
+    # prose models the run decodes once before the workers fork when such a rule runs
+    # (``runner._read_models``), not for every rule that reads the corpus whole.
+    reads_rfcs: bool = False
     # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per
     # unit.
     check_unit: UnitCheck | None = None
@@ -146,6 +150,7 @@ def all_rules() -> dict[str, RuleInfo]:
             reads=reads,
             needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
             reads_protos=reads_protos,
+            reads_rfcs=bool(getattr(module, "READS_RFCS", False)),
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),

@@ -52,6 +52,8 @@ from speclint.analyses.changes.proto_changes import contract_changes
 from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
+from speclint.analyses.repository.downloads import page_commands
+from speclint.analyses.repository.lineage import embedded_uris
 from speclint.analyses.units import extract_digest, prepared
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
@@ -64,6 +66,7 @@ from speclint.model.corpus import (
     Document,
     decode,
     discover,
+    generated_mark,
     listing,
     revision_listing,
     snapshot,
@@ -580,9 +583,13 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets, whether it is an RFC, what each rule's ``prepare`` reads of it, and, when the
-    rule cache keys on them, what each ``READS = "extract"`` rule reads of it
-    (``speclint.analyses.units``). Each is kept with the page in the parse cache."""
+    value sets, whether it is an RFC, its shell fences (``downloads.page_commands``, which the
+    rule cache's key reads of every page), what each rule's ``prepare`` reads of it, and, when
+    the rule cache keys on them, what each ``READS = "extract"`` rule reads of it
+    (``speclint.analyses.units``); of every document, whether it says a tool wrote it (which
+    provenance reads of every document), and of a schema, the resources it embeds (which
+    finding the bundles reads of every schema). Each is kept with the document in the parse
+    cache."""
 
     selected = _chosen(config, options)
     running = [(rule_id, info) for rule_id, info in all_rules().items() if rule_id in selected]
@@ -592,11 +599,18 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
     preparers = [(r, i.prepare) for r, i in all_rules().items() if i.prepare is not None]
 
     def prepare(document: Document) -> None:
+        if document.text is not None:
+            with contextlib.suppress(Exception):  # made again where it is read, as below
+                generated_mark(document)
+        if document.kind is DocumentKind.SCHEMA and document.usable:
+            with contextlib.suppress(Exception):
+                embedded_uris(document)
         if document.kind is not DocumentKind.MARKDOWN or not document.usable:
             return
         steps: list[Callable[[], object]] = [
             partial(prose_sets, document),
             partial(is_rfc, document),
+            partial(page_commands, document),
             *(partial(prepared, document, r, make, Any) for r, make in preparers),
             *(partial(extract_digest, document, r, extract) for r, extract in extracts),
         ]

@@ -239,3 +239,96 @@ def test_an_edit_to_a_build_program_that_keeps_its_writes_still_invalidates_unre
     assert before is not None
     program.write_text(program.read_text().replace('"profiles"', '"cards"'))
     assert key() != before
+
+
+GUIDE = (
+    "# Contributing\n\nBuild the site:\n\n```bash\nnpm run build\n```\n\n"
+    "The answer is `200`: see <https://example.org> for more.\n"
+)
+API = '{"openapi": "3.1.0", "info": {"title": "Vendor", "version": "1"}, "paths": {}}\n'
+
+
+def provenance_key(root: Path) -> str | None:
+    """The rule-cache key of inline-copy (it reads provenance), the corpus read through the
+    parse cache as a run reads it."""
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
+    from speclint.run.cache import ParseCache, RuleCache
+    from speclint.run.catalog import all_rules
+
+    parses = ParseCache(folder_of(root))
+    corpus = Context.load(root, load_config(root), parses)
+    assert parses.misses <= 1  # the others come from the entries the last run wrote
+    return RuleCache.key(corpus, "inline-copy", all_rules()["inline-copy"])
+
+
+def guide_corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "spec"
+    (root / "docs").mkdir(parents=True)
+    (root / "CONTRIBUTING.md").write_text(GUIDE)
+    (root / "docs/other.md").write_text("# Other\n\nSome prose.\n")
+    (root / "api.json").write_text(API)
+    return root
+
+
+def test_a_guide_s_fence_that_starts_downloading_a_file_changes_the_key_of_a_rule_that_reads_provenance(
+    tmp_path: Path,
+) -> None:
+    """The pages' shell fences reach the key through what each page keeps of itself in the parse
+    cache (``downloads.page_commands``): a fence that now downloads ``api.json`` makes it
+    vendored, and inline-copy, which reads provenance, must run again."""
+    root = guide_corpus(tmp_path)
+    reports(root)
+    before = provenance_key(root)
+    assert before is not None
+    guide = root / "CONTRIBUTING.md"
+    guide.write_text(
+        GUIDE.replace("npm run build", "curl -sSL https://vendor.example/api.json -o api.json")
+    )
+    reports(root)
+    after = provenance_key(root)
+    assert after is not None and after != before
+    assert reports(root) == reports(root, "--no-cache")
+
+
+def test_a_page_edit_elsewhere_keeps_the_key_of_a_rule_that_reads_provenance(
+    tmp_path: Path,
+) -> None:
+    root = guide_corpus(tmp_path)
+    reports(root)
+    before = provenance_key(root)
+    other = root / "docs/other.md"
+    other.write_text(
+        other.read_text() + "\n```bash\ncurl -o /tmp/x.json https://vendor.example/x.json\n```\n"
+    )
+    reports(root)
+    assert provenance_key(root) == before
+
+
+def test_a_damaged_commands_memo_in_a_parse_entry_is_a_miss_never_a_wrong_key(
+    tmp_path: Path,
+) -> None:
+    """A parse entry whose page keeps a memo of the wrong shape (damaged, or written by other
+    code) is read again from the page: the key is the one the page itself gives."""
+    import dataclasses
+
+    from speclint.analyses.repository.downloads import PAGE_COMMANDS
+    from speclint.common.storage import dumps
+    from speclint.run.cache import ParseCache
+
+    root = guide_corpus(tmp_path)
+    guide = root / "CONTRIBUTING.md"
+    guide.write_text(
+        GUIDE.replace("npm run build", "curl -sSL https://vendor.example/api.json -o api.json")
+    )
+    reports(root)
+    fresh = provenance_key(root)
+    raw = guide.read_bytes()
+    parses = ParseCache(folder_of(root))
+    entry = parses.folder / f"{parses._name('CONTRIBUTING.md', raw)}{ENTRY}"
+    document = parses.cached("CONTRIBUTING.md", raw)
+    assert document is not None and PAGE_COMMANDS in document.derived
+    for damaged in ("not a memo", [["downloads"], [[5, "curl"]]], (("downloads",), ((5, 6),))):
+        document.derived[PAGE_COMMANDS] = damaged
+        entry.write_bytes(dumps(dataclasses.replace(document)))
+        assert provenance_key(root) == fresh

@@ -4,6 +4,7 @@ reports are byte for byte those of a run with no cache, in one process and in ma
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 from collections.abc import Callable
@@ -406,6 +407,45 @@ def test_only_the_pages_several_rules_recheck_are_decoded_before_the_workers_for
     decoded = {path for path, page in corpus.documents.items() if page.packed_model is None}
     assert decoded == {"spec/a.md"}
     assert corpus.documents["spec/b.md"].prose is not None  # the worker decodes it when it reads
+
+
+RFC_PAGE = (
+    "# RFC 0007: Runs\n\n| Field | Value |\n| --- | --- |\n| RFC | 0007 |\n| Title | Runs |\n"
+    "| Status | Draft |\n| Created | 2026-01-01 |\n"
+)
+
+
+@pytest.mark.parametrize("reads_rfcs", [False, True])
+def test_the_rfcs_are_decoded_before_the_workers_fork_only_for_a_rule_that_reads_them(
+    reads_rfcs: bool,
+) -> None:
+    """A rule that reads the corpus whole but not its RFCs (parse-error, an Arazzo rule) runs
+    after any edit: the RFCs' prose is left packed for it (0.3 s of a one-page hook on the MCP
+    repository's 83 SEPs); a rule that declares ``READS_RFCS`` has them decoded once, here."""
+    texts = {"rfcs/0007-runs.md": RFC_PAGE, "spec/a.md": "# A\n\nProse.\n"}
+    corpus = Context.from_texts(texts)
+    for path, text in texts.items():
+        page = parse_document(path, text)
+        _preparation(Config(), Options(), caching=True)(page)  # what the parse cache keeps
+        corpus.documents[path] = loads(dumps(_packed(page)))
+
+    def check(corpus: Context, options: object) -> list[object]:
+        return []
+
+    rules = {"whole": RuleInfo("whole", Severity.INFO, "", __name__, check, reads_rfcs=reads_rfcs)}
+    runner._read_models(corpus, rules, {})
+    decoded = {path for path, page in corpus.documents.items() if page.packed_model is None}
+    assert decoded == ({"rfcs/0007-runs.md"} if reads_rfcs else set())
+
+
+def test_the_rules_that_read_the_rfcs_declare_it() -> None:
+    readers = {
+        rule
+        for rule, info in all_rules().items()
+        if hasattr(importlib.import_module(info.module), "corpus_rfcs")
+    }
+    assert readers == {"rfc-header", "rfc-affects", "compat-claim"}
+    assert {r for r, info in all_rules().items() if info.reads_rfcs} == readers
 
 
 def test_the_rules_that_read_the_protos_declare_it() -> None:

@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from speclint.analyses.units import kept
-from speclint.model.corpus import Corpus, Document
+from speclint.model.corpus import Corpus, Document, kept
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 
 HEADER_WITHIN = 40

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from speclint.analyses.repository.commands import command_files, find_matching, find_named
-from speclint.model.corpus import Corpus
+from speclint.model.corpus import Corpus, Document, kept
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.shell import PIPELINES, command_words, joined, shorter, split_line
 
@@ -74,7 +74,11 @@ _OUTPUT = {
 
 def downloads(corpus: Corpus) -> dict[str, str]:
     """Each corpus file a command of the repository downloads -> the evidence (the command and
-    where it is written), the first command found in path order."""
+    where it is written), the first command found in path order. Read once a run: provenance
+    asks, and the rule cache's key."""
+    memo: dict[str, str] | None = corpus.memo.get("downloads")
+    if memo is not None:
+        return memo
     found: dict[str, str] = {}
     for where, folder, lines in _command_lines(corpus):
         for number, line in joined(lines):
@@ -84,7 +88,8 @@ def downloads(corpus: Corpus) -> dict[str, str]:
                 path = find_named(corpus, target, folder)
                 if path is not None and path not in found:
                     found[path] = f"downloaded by `{shorter(line)}` in {where(number)}"
-    return dict(sorted(found.items()))
+    memo = corpus.memo["downloads"] = dict(sorted(found.items()))
+    return memo
 
 
 # Options naming the file a build command writes (a generator's `--output`, a compiler's `-o`).
@@ -491,6 +496,34 @@ def _outputs(words: list[str]) -> Iterator[str]:
             yield following
 
 
+# What a Markdown page holds of commands, kept with the page (``Document.derived``, which the
+# parse cache stores): which of the patterns a guide's fences are read for its text matches, and
+# its shell fences' lines. Every run reads every page's (the rule cache's key asks what the build
+# commands make): for an unchanged page that is a lookup, not a decode of its prose model and a
+# search of its text.
+PAGE_COMMANDS = "downloads.page-commands"
+_PAGE_CANDIDATES = (("downloads", _CANDIDATE), ("outputs", _OUTPUTS))
+PageCommands = tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]
+
+
+def page_commands(document: Document) -> PageCommands:
+    """(the names of the page candidates its text matches, (each shell fence's opening line, its
+    content lines)): a pure function of the page's text, memoised on it."""
+    return kept(document, PAGE_COMMANDS, _page_commands, PageCommands)
+
+
+def _page_commands(document: Document) -> PageCommands:
+    text = document.text or ""
+    matched = tuple(name for name, pattern in _PAGE_CANDIDATES if pattern.search(text))
+    prose = document.prose
+    fences = tuple(
+        (fence.line, tuple(fence.content.splitlines()))
+        for fence in (prose.fences if prose is not None else ())
+        if fence.language.lower() in _SHELLS
+    )
+    return matched, fences
+
+
 def _command_lines(
     corpus: Corpus, guides: bool = True, candidate: re.Pattern[str] = _CANDIDATE
 ) -> Iterator[tuple[_At, str, list[str]]]:
@@ -500,18 +533,24 @@ def _command_lines(
         if commands.numbered and candidate.search(commands.text):
             yield _At(commands.path, 0), commands.folder, list(commands.lines)
     scripts = {c.path: c for c in command_files(corpus) if not c.numbered}
+    # Which of the matches a page keeps is the candidate's (None: none, its text is searched).
+    kept_as = next((name for name, pattern in _PAGE_CANDIDATES if pattern is candidate), None)
     for path, document in corpus.documents.items():
         if not document.usable or document.text is None:
             continue
         if document.kind is DocumentKind.MARKDOWN:
-            if not guides or not candidate.search(document.text):
+            if not guides:
                 continue
-            prose = document.prose
-            for fence in prose.fences if prose is not None else ():
-                if fence.language.lower() in _SHELLS:
-                    # The fence's first content line is the one after its opening line.
-                    lines = fence.content.splitlines()
-                    yield _At(path, fence.line), posixpath.dirname(path), lines
+            matched, fences = page_commands(document)
+            if kept_as is not None:
+                read = kept_as in matched
+            else:
+                read = candidate.search(document.text) is not None
+            if not read:
+                continue
+            for line, lines in fences:
+                # The fence's first content line is the one after its opening line.
+                yield _At(path, line), posixpath.dirname(path), list(lines)
         elif path in scripts:
             yield _At(path, None), scripts[path].folder, list(scripts[path].lines)
 

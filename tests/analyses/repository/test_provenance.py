@@ -799,3 +799,90 @@ def test_identical_deep_definitions_are_the_same_shape(make_corpus: MakeCorpus) 
     shapes = all_shapes(Context.load(root))
     deep = [s for s in shapes if s.label.endswith("#/components/schemas/Deep")]
     assert not Equivalence.of(shapes).shapes(*deep)
+
+
+def test_a_guide_s_commands_are_read_from_what_the_page_keeps_not_from_its_prose(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Every run reads every page's shell fences (the rule cache's key asks what the build
+    commands make): from an unchanged page's parse entry, they are what the page kept of itself
+    (``downloads.page_commands``), its prose model left packed, and they say what the page does."""
+    from speclint.analyses.repository.downloads import bundled_outputs, downloads
+    from speclint.run.cache import ParseCache, corpus_folder
+
+    guide = (
+        "# Contributing\n\nRefresh the vendor's document, then bundle ours:\n\n```bash\n"
+        "curl -sSL https://vendor.example/openapi.json -o api.json\n"
+        "redocly bundle api/openapi.yaml -o dist/openapi.yaml\n```\n"
+    )
+    root = make_corpus(
+        {
+            "api.json": VENDOR_API,
+            "CONTRIBUTING.md": guide,
+            **SPLIT,
+            "dist/openapi.yaml": bundled(["cat", "dog"]),
+        }
+    )
+    assert run_cli("check", str(root)).exit_code in (0, 1)  # writes the parse entries
+    folder = corpus_folder(root)
+    assert folder is not None
+    parses = ParseCache(folder)
+    kept = Context.load(root, cache=parses)
+    assert parses.misses == 0
+    fresh = Context.load(root)
+    assert downloads(kept) == downloads(fresh)
+    assert "CONTRIBUTING.md:6" in downloads(kept)["api.json"]
+    assert bundled_outputs(kept) == bundled_outputs(fresh)
+    assert "dist/openapi.yaml" in bundled_outputs(kept)
+    page = kept.documents["CONTRIBUTING.md"]
+    assert page.model is None and page.packed_model is not None  # never decoded
+
+
+def test_generator_pages_and_bundles_are_found_from_what_each_document_keeps(
+    make_corpus: MakeCorpus, monkeypatch: Any
+) -> None:
+    """Whether a document says a tool wrote it, and which resources a schema embeds, are read
+    of every document on every run (provenance, the bundles): an unchanged document's parse entry keeps
+    them, and a memo of the wrong shape is made again."""
+    import speclint.analyses.repository.lineage as lineage
+    import speclint.model.corpus as model
+    from speclint.run.cache import ParseCache, corpus_folder
+
+    def source(name: str) -> dict[str, Any]:
+        return {"$id": f"https://example.org/defs/{name}.json", "type": "object"}
+
+    names = ("info", "tag", "server")
+    files: dict[str, str | bytes] = {f"defs/{n}.json": json.dumps(source(n)) for n in names}
+    bundle = {"type": "object", "definitions": {source(n)["$id"]: source(n) for n in names}}
+    files |= {
+        "schemas/all.json": json.dumps(bundle),
+        "client/docs/Pet.md": GENERATOR_PAGE,
+        "guide.md": "# Guide\n\nProse.\n",
+    }
+    root = make_corpus(files)
+    assert run_cli("check", str(root)).exit_code in (0, 1)  # writes the parse entries
+    fresh = Context.load(root)
+    expected = (fresh.generated, fresh.derived)
+    assert "client/docs/Pet.md" in expected[0] and expected[1] == {"schemas/all.json": 3}
+
+    def kept() -> Context:
+        folder = corpus_folder(root)
+        assert folder is not None
+        parses = ParseCache(folder)
+        corpus = Context.load(root, cache=parses)
+        assert parses.misses == 0
+        return corpus
+
+    def never(*args: object) -> None:
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(model, "generator_page", never)
+    monkeypatch.setattr(model, "generated_header", never)
+    monkeypatch.setattr(lineage, "embedded_resources", never)
+    corpus = kept()
+    assert (corpus.generated, corpus.derived) == expected
+    monkeypatch.undo()
+    corpus = kept()
+    corpus.documents["client/docs/Pet.md"].derived[model.GENERATED_KEY] = 5
+    corpus.documents["schemas/all.json"].derived[lineage.EMBEDDED_KEY] = ["not", "a", "tuple"]
+    assert (corpus.generated, corpus.derived) == expected
