@@ -18,11 +18,10 @@ from test_provenance import listing
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.repository import commands
 from speclint.analyses.repository.downloads import build_outputs, downloads
 from speclint.model.config import load_config
 from speclint.model.corpus import Corpus
-from speclint.parsing.reading import LoadProblem, read_raw
+from speclint.parsing.reading import LoadProblem
 from speclint.run.cache import RuleCache, run_key
 from speclint.run.catalog import all_rules
 
@@ -388,12 +387,14 @@ def test_the_build_files_are_read_once_a_run(
     root = oven(make_corpus, script=SCRIPT + "curl -sSL https://vendor.example/a.json -o a.json\n")
     reads: list[str] = []
 
-    def counted(root: Path, path: str) -> bytes | LoadProblem:
-        reads.append(path)
-        return read_raw(root, path)
+    read_file = Corpus.read_file
 
-    monkeypatch.setattr(commands, "read_raw", counted)
+    def counted(corpus: Corpus, path: str, *args: Any, **kwargs: Any) -> bytes | LoadProblem:
+        reads.append(path)
+        return read_file(corpus, path, *args, **kwargs)
+
+    monkeypatch.setattr(Corpus, "read_file", counted)
     corpus = Context.of(Corpus.load(root))
     assert corpus.merges.by_document and corpus.provenance is not None
     downloads(corpus), build_outputs(corpus)
-    assert reads == ["oven/bundle.sh"]
+    assert reads.count("oven/bundle.sh") == 1
