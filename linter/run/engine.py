@@ -59,7 +59,7 @@ from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time
 from speclint.common.parallel import default_jobs
 from speclint.common.progress import Sink, reporting
 from speclint.model.config import Config, ConfigError, check_rule_settings, load_config
-from speclint.model.corpus import SKIPPED_FOLDERS, Document, decode, listing, snapshot
+from speclint.model.corpus import Document, decode, snapshot
 from speclint.parsing.gitbase import (
     GitError,
     GitIgnored,
@@ -71,6 +71,7 @@ from speclint.parsing.gitbase import (
 )
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import LoadProblem, read_raw
+from speclint.parsing.tree import SKIPPED_FOLDERS, listing
 from speclint.run.baseline import (
     BASELINE,
     GATE,

@@ -17,8 +17,9 @@ from speclint.analyses.context import Context
 from speclint.analyses.repository.provenance import NOT_JUDGED
 from speclint.analyses.workflows.overlays import overlays
 from speclint.common.findings import Finding, Location
-from speclint.model.corpus import fixtures, skipped_folders
+from speclint.model.corpus import fixtures
 from speclint.parsing.kinds import DocumentKind, generated_blocks
+from speclint.parsing.tree import skipped_folders
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
 CHECKED_KINDS = (

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urlsplit
 
 from speclint.analyses.schemas.references import ReferenceIndex, held_at_raw_url, map_remote
-from speclint.model.corpus import Corpus, Document, skipped_folders
+from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import INSTALLED_FOLDER_NAMES, DocumentKind
+from speclint.parsing.tree import skipped_folders
 
 
 @dataclass(frozen=True)
