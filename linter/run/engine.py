@@ -53,6 +53,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.units import extract_digest, prepared
+from speclint.common.cache_folder import enabled
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
@@ -90,7 +91,7 @@ from speclint.run.baseline import (
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
 from speclint.run.bindings import BoundSet, enum_bindings
-from speclint.run.cache import enabled, run_key
+from speclint.run.cache import run_key
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
