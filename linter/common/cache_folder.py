@@ -106,7 +106,20 @@ def installed_code() -> str:
     if rules is not None:
         own.update(str(Path(folder).resolve()) for folder in rules.submodule_search_locations or ())
     _tree_digest(digest, own)
-    for name in JUDGING_MODULES:
+    _packages_digest(digest, JUDGING_MODULES)
+    return digest.hexdigest()[:16]
+
+
+def packages_code(names: Iterable[str]) -> str:
+    """The installed files of the packages ``names``, as :func:`installed_code` digests the
+    judging ones (the replay cache adds the library that prints: ``speclint.run.replay``)."""
+    digest = hashlib.sha256()
+    _packages_digest(digest, names)
+    return digest.hexdigest()[:16]
+
+
+def _packages_digest(digest: Any, names: Iterable[str]) -> None:
+    for name in names:
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError):
@@ -122,7 +135,6 @@ def installed_code() -> str:
                 digest.update(f"{spec.origin}\x00{status.st_size}\x00{status.st_mtime_ns}".encode())
         digest.update(f"{name}\x00".encode())
         _tree_digest(digest, locations)
-    return digest.hexdigest()[:16]
 
 
 # --- where the caches live ----------------------------------------------------------------------

@@ -199,9 +199,12 @@ def run_key(
     files: dict[str, bytes | LoadProblem],
     rules: Iterable[str],
     tree: Iterable[str] = (),
+    beside: dict[str, bytes | LoadProblem] | None = None,
 ) -> str:
     """The key of a whole run. ``tree`` is every file under the root, linted or not
-    (``rfc-affects`` asks whether a path an RFC names exists)."""
+    (``rfc-affects`` asks whether a path an RFC names exists). ``beside``, when given, is told
+    what the key read of the files read beside the corpus's by name (the replay cache names
+    them: ``speclint.run.replay.Inputs``)."""
 
     digest = hashlib.sha256()
     for part in (
@@ -224,6 +227,8 @@ def run_key(
             # is key.
             attributes = read_raw(root, present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
+            if beside is not None:
+                beside[present] = attributes
     digest.update(b"\x01")
     for path, raw in files.items():
         digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")

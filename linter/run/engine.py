@@ -71,7 +71,7 @@ from speclint.parsing.gitbase import (
     walk_order,
 )
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import LoadProblem, read_raw
+from speclint.parsing.reading import LoadProblem, read_raw, shown_path
 from speclint.parsing.tree import SKIPPED_FOLDERS, listing
 from speclint.run.baseline import (
     BASELINE,
@@ -104,6 +104,7 @@ from speclint.run.preview import (
     preview_ids,
     previewed,
 )
+from speclint.run.replay import Inputs, inputs_digest
 from speclint.run.resident import Resident
 from speclint.run.reuse import Caches, caches_for
 from speclint.run.roots import in_focus
@@ -171,6 +172,9 @@ class Options:
     # List the prose value sets and the schema enums they are bound to (Outcome.bindings), for
     # the HTML report: only then, as it weighs every prose set of the corpus again.
     bindings: bool = False
+    # Name the files whose bytes the run read, with a digest of those bytes (Outcome.inputs), for
+    # the replay cache (``speclint.run.replay``): only then, as it hashes them once more.
+    inputs: bool = False
 
 
 @dataclass
@@ -185,6 +189,9 @@ class Outcome:
     held: Held = field(default_factory=Held)  # preview rules selected but not run
     # With Options.bindings: the prose value sets (of the focus) and their bindings.
     bindings: tuple[BoundSet, ...] | None = None
+    # With Options.inputs, for a result the run cache keeps (none with an internal error): the
+    # files whose bytes it was made of.
+    inputs: Inputs | None = None
 
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
@@ -311,13 +318,17 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     caches = caches_for(root, options.cache, options.resident)
     phase[0] = "reading the files"
     read = _read(root, config, options, caches)
-    key = run_key(root, config, read.files, selected, read.tree) if caches is not None else ""
+    beside: dict[str, bytes | LoadProblem] = {}
+    key = (
+        run_key(root, config, read.files, selected, read.tree, beside) if caches is not None else ""
+    )
+    inputs = _inputs(read, beside) if options.inputs and caches is not None else None
     plain = _recalled(caches, key) if not options.debug else None
     if plain is not None and options.diff_base is None and not _needs_corpus(options):
         # The run cache answers: nothing is parsed, no rule runs.
         phase[0] = "comparing"
         outcome = _compared(options, config, plain, _sources(read.files), None, None)
-        return _finished(outcome, None, options, config, held, phase)
+        return replace(_finished(outcome, None, options, config, held, phase), inputs=inputs)
     phase[0] = "parsing"
     prepare = _preparation(config, options, caching=options.cache and enabled())
     corpus = _parse(root, config, read, caches, prepare)
@@ -335,7 +346,9 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     result = _judge(corpus, selected, plain, options, caches, key, deadline, phase)
     phase[0] = "comparing"
     outcome = _compared(options, config, result, sources, corpus, base)
-    return _finished(outcome, corpus, options, config, held, phase)
+    if any(f.rule == INTERNAL_ERROR for f in result.findings):
+        inputs = None  # a rule stopped by its time box: not kept, as the run cache does not
+    return replace(_finished(outcome, corpus, options, config, held, phase), inputs=inputs)
 
 
 @dataclass
@@ -364,6 +377,21 @@ def _read(root: Path, config: Config, options: Options, caches: Caches | None) -
         if path in files:  # discovered: the configuration includes it, git does not ignore it
             files[path] = text.encode("utf-8", "surrogateescape")
     return _Read(tree, hidden, files)
+
+
+def _inputs(read: _Read, beside: dict[str, bytes | LoadProblem]) -> Inputs:
+    """The files whose bytes the run read (``speclint.run.replay.Inputs``), as the walk listed
+    them (``read.files`` names a file as ``shown_path`` shows it), with the digest of what was
+    read: the replay cache answers only when reading them again gives the same."""
+    files = tuple(path for path in read.tree if shown_path(path) in read.files)
+    others = tuple(sorted(beside))
+    digest = inputs_digest(
+        [
+            *((path, read.files[shown_path(path)]) for path in files),
+            *((path, beside[path]) for path in others),
+        ]
+    )
+    return Inputs(files, others, digest)
 
 
 def _recalled(caches: Caches | None, key: str) -> RunResult | None:
