@@ -21,6 +21,7 @@ is the one made before it (nothing changed while it ran).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -29,8 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from speclint.common.cache_folder import corpus_folder, enabled
+from speclint.common.cache_folder import TEMPORARY, corpus_folder, enabled
 from speclint.run.replay import (
+    FOLDER,
     Inputs,
     Printed,
     Recorded,
@@ -128,7 +130,16 @@ class Recording:
     environment: dict[str, str]
     cwd: str
     printed: Printed = field(default_factory=list)
-    around: bool = False  # something wrote around the streams (their buffer, their descriptor)
+    # Something wrote around the streams (their buffer, their descriptor), or a write failed.
+    around: bool = False
+    pid: int = field(default_factory=os.getpid)
+
+    @property
+    def spoken(self) -> Path:
+        """A file a forked child (a rule's worker) makes when it writes to a standard stream:
+        what it writes reaches the stream, not this process's record."""
+        return self.folder / FOLDER / f"{TEMPORARY}spoken-{self.pid}-{self.key}"
+
     told: tuple[Scope, Path | None, Inputs | None, bool] | None = None
 
 
@@ -144,17 +155,21 @@ def front(argv: Sequence[str]) -> Recording | None:
         return None
     try:
         scope = scope_of(command.paths)
+        if not scope.root.is_dir():
+            return None
+        folder = corpus_folder(scope.root)
+        if folder is None:
+            return None
+        environment, cwd = dict(os.environ), os.getcwd()
+        key = replay_key(argv, scope, command.config, environment, cwd)
+        recorded = recall(folder, key)
+        same = (
+            recorded is not None
+            and read_again(scope.root, recorded.inputs) == recorded.inputs.digest
+        )
     except (RootError, OSError):
-        return None  # the command says what is wrong
-    if not scope.root.is_dir():
-        return None
-    folder = corpus_folder(scope.root)
-    if folder is None:
-        return None
-    environment, cwd = dict(os.environ), os.getcwd()
-    key = replay_key(argv, scope, command.config, environment, cwd)
-    recorded = recall(folder, key)
-    if recorded is not None and read_again(scope.root, recorded.inputs) == recorded.inputs.digest:
+        return None  # the command says what is wrong (a folder gone, one it cannot read)
+    if recorded is not None and same:
         _replay(recorded.printed)
         sys.exit(recorded.code)
     return Recording(tuple(argv), command, scope, folder, key, environment, cwd)
@@ -201,16 +216,27 @@ def recorded(recording: Recording) -> Iterator[None]:
     except SystemExit as ending:
         sys.stdout, sys.stderr = out, err
         _recording = None
-        _keep(recording, ending.code)
+        try:
+            # What the streams still hold is written before the run counts as printed.
+            out.flush()
+            err.flush()
+        except (OSError, ValueError):
+            recording.around = True
+        with contextlib.suppress(OSError):
+            _keep(recording, ending.code)
         raise
     finally:
         sys.stdout, sys.stderr = out, err
         _recording = None
+        with contextlib.suppress(OSError):
+            os.unlink(recording.spoken)
 
 
 def _keep(recording: Recording, code: Any) -> None:
     told = recording.told
     if told is None or recording.around or type(code) is not int or code not in (0, 1):
+        return
+    if os.path.lexists(recording.spoken):
         return
     scope, config, inputs, drawn = told
     if inputs is None or drawn or scope != recording.scope or config != recording.command.config:
@@ -253,18 +279,42 @@ class _Tee:
         self._recording = recording
 
     def write(self, text: str) -> int:
-        written = self._stream.write(text)
+        recording = self._recording
+        if text and os.getpid() != recording.pid:
+            _mark(recording.spoken)
         if not isinstance(text, str):
-            self._recording.around = True
-        elif text:
-            self._recording.printed.append((self._number, text))
+            # click asks whether the stream takes bytes by writing b"" (a text stream raises
+            # TypeError); bytes it takes are not kept.
+            written = self._stream.write(text)
+            recording.around = recording.around or bool(text)
+            return written
+        try:
+            written = self._stream.write(text)
+        except BaseException:
+            recording.around = True  # a broken pipe, an encoding error: not all was printed
+            raise
+        if text:
+            recording.printed.append((self._number, text))
         return written
 
     def writelines(self, lines: Sequence[str]) -> None:
         for line in lines:
             self.write(line)
 
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BaseException:
+            self._recording.around = True
+            raise
+
     def __getattr__(self, name: str) -> Any:
         if name in self._AROUND:
             self._recording.around = True
         return getattr(self._stream, name)
+
+
+def _mark(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        os.close(os.open(path, flags, 0o600))

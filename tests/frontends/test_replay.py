@@ -407,3 +407,28 @@ def test_the_key_holds_the_code_and_the_terminals(
 
     monkeypatch.setattr(sys, "stdout", Terminal())
     assert key() != before
+
+
+def test_a_run_whose_forked_worker_printed_is_not_kept(
+    in_corpus: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a rule's worker writes reaches the stream, not the record: such a run is not kept."""
+    from speclint.run import engine
+
+    real = engine.lint
+
+    def worker_speaks(*args: object, **kwargs: object) -> object:
+        child = os.fork()
+        if child == 0:
+            sys.stderr.write("a worker's warning\n")
+            os._exit(0)
+        os.waitpid(child, 0)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "lint", worker_speaks)
+    assert run_recorded(["check", "."]) == 1
+    assert not entries(cache, in_corpus)
+    assert not list((folder_of(cache, in_corpus) / replay_cache.FOLDER).iterdir())
+    monkeypatch.setattr(engine, "lint", real)
+    assert run_recorded(["check", "."]) == 1
+    assert len(entries(cache, in_corpus)) == 1
