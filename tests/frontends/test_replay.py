@@ -432,3 +432,30 @@ def test_a_run_whose_forked_worker_printed_is_not_kept(
     monkeypatch.setattr(engine, "lint", real)
     assert run_recorded(["check", "."]) == 1
     assert len(entries(cache, in_corpus)) == 1
+
+
+def test_a_run_whose_output_could_not_be_written_is_not_kept(
+    in_corpus: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Closed:
+        """A pipe whose reader has gone (``speclint check | head``)."""
+
+        encoding = "utf-8"
+        errors = "strict"
+
+        def write(self, text: str) -> int:
+            if isinstance(text, bytes):
+                raise TypeError("a text stream")
+            if text:
+                raise BrokenPipeError(32, "Broken pipe")
+            return 0
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    assert run_recorded(["check", "."]) == 1
+    assert not entries(cache, in_corpus)
