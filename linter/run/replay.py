@@ -48,8 +48,8 @@ from speclint.common.cache_folder import (
 )
 from speclint.common.places import private_folder
 from speclint.common.storage import checker
-from speclint.model.config import CONFIGURATION_FILES
 from speclint.parsing.gitbase import ignored
+from speclint.parsing.kinds import CONFIGURATION_FILES
 from speclint.parsing.reading import LoadProblem, read_named, read_raw
 from speclint.parsing.tree import listing
 from speclint.run.roots import Scope
