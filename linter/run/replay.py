@@ -117,6 +117,7 @@ def replay_key(
         digest.update(value.encode("utf-8", "surrogateescape") + b"\x00")
 
     root = scope.root.resolve()
+    hidden_files, hidden_folders = ignored(root)
     for value in (
         VERSION,
         installed_code(),
@@ -130,7 +131,8 @@ def replay_key(
         datetime.date.today().isoformat(),
         str(root),
         repr(scope),
-        repr(ignored(root)),
+        # Sorted: a frozenset's order changes with the process's string hashes.
+        repr((sorted(hidden_files), hidden_folders)),
     ):
         part(value)
     for path in listing(root):

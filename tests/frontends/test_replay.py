@@ -54,6 +54,12 @@ def corpus(root: Path, bad: bool = True) -> Path:
         "speclint.toml": "",
         "schemas/a.schema.json": schema(type="object", properties={"a": {"enum": ["x", "y"]}}),
         "docs/index.md": "# Docs\n\nThe `a` field is `x` or `y`: [schema](../schemas/a.schema.json).\n",
+        # Files git ignores: more than one, in a set whose order is the process's own.
+        ".gitignore": "*.tmp\nbuild/\n",
+        "a.tmp": "a",
+        "b.tmp": "b",
+        "c.tmp": "c",
+        "build/out.json": "{}\n",
     }
     if bad:
         files["schemas/bad.schema.json"] = BAD
@@ -459,3 +465,24 @@ def test_a_run_whose_output_could_not_be_written_is_not_kept(
     monkeypatch.setattr(sys, "stdout", Closed())
     assert run_recorded(["check", "."]) == 1
     assert not entries(cache, in_corpus)
+
+
+def test_the_key_is_the_same_in_every_process(in_corpus: Path) -> None:
+    """Nothing in the key depends on the process's string hashes (what git ignores is a set)."""
+    make = (
+        "import os, sys; from pathlib import Path; from speclint.run.replay import replay_key; "
+        "from speclint.run.roots import scope_of; "
+        "print(replay_key(['check', '.'], scope_of((Path('.'),)), None, {'A': '1'}, '/'))"
+    )
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", make],
+            cwd=in_corpus,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in (1, 2, 3, 4)
+    }
+    assert len(keys) == 1, keys
