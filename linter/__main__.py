@@ -42,12 +42,22 @@ def run() -> None:
                 if code is not None:
                     sys.exit(code)
                 after = functools.partial(client.start_behind, arguments)
+            # A `check` whose inputs have not changed is answered here, before the command line,
+            # the engine and the reporters are imported (issue 51); any other is recorded for
+            # the next (speclint.frontends.replay).
+            from speclint.frontends import replay
+
+            recording = replay.front(sys.argv[1:])
             # Imported here, not above, on purpose: the handlers must be in place before the
             # command line's imports (click, the engine) start, or a signal in that window kills
             # the process with a traceback-free but unreported -15 instead of 143.
             from speclint.frontends.cli import main
 
-            main()
+            if recording is None:
+                main()
+            else:
+                with replay.recorded(recording):
+                    main()
     except Interrupted as interruption:
         exit_interrupted(interruption)
     except SystemExit as done:

@@ -60,6 +60,7 @@ class TerminalProgress:
         self.width = width
         self.minimum = minimum
         self.drawn_at = 0.0
+        self.drawn = False  # anything written (a run that drew is not replayed: its times vary)
         self.started: dict[str, float] = {}
 
     def __call__(self, what: str, done: int, total: int) -> None:
@@ -67,6 +68,7 @@ class TerminalProgress:
             return
         now = time.monotonic()
         start = self.started.setdefault(what, now)
+        self.drawn = True
         if done >= total:
             self.stream.write("\r\x1b[K")
             self.stream.flush()

@@ -45,6 +45,7 @@ from typing import Any
 import click
 
 from speclint.analyses.context import Context
+from speclint.common.cache_folder import installed_code
 from speclint.common.lifecycle import Interrupted, interruptible
 from speclint.frontends import cli
 from speclint.frontends.client import (
@@ -66,7 +67,6 @@ from speclint.frontends.client import (
     start_lock,
 )
 from speclint.frontends.options import RESIDENT
-from speclint.run.cache import installed_code
 from speclint.run.catalog import all_rules
 from speclint.run.engine import Options, lint_corpus
 from speclint.run.resident import Resident

@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from speclint.common.findings import Severity
-from speclint.parsing.kinds import READ_SUFFIXES, TEST_FOLDERS
+from speclint.parsing.kinds import CONFIGURATION_FILES, READ_SUFFIXES, TEST_FOLDERS
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.regex_cost import oversized
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
@@ -81,8 +81,6 @@ from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 # narrows it for a repository that wants less; `exclude` adds to the folders never read (version
 # control, installed packages, git-ignored files, the build output).
 DEFAULT_INCLUDE: tuple[str, ...] = tuple(f"**/*{suffix}" for suffix in READ_SUFFIXES)
-# Where a corpus's configuration is, by name, in its root folder (``load_config``).
-CONFIGURATION_FILES = ("speclint.toml", "pyproject.toml")
 # The names (globs without the suffix) of a data file made broken on purpose.
 BROKEN_ON_PURPOSE_NAMES = (
     "*-with-errors", "*_with_errors", "*-with-errors.*", "invalid-*", "invalid_*", "*.invalid",

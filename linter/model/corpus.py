@@ -34,7 +34,6 @@ from speclint.parsing.gitbase import GitIgnored, ignored
 from speclint.parsing.kinds import (
     ATTRIBUTES_FILE,
     GENERATOR_MANIFEST,
-    INSTALLED_FOLDER_NAMES,
     SWAGGER_CODEGEN_MARK,
     AttributeRule,
     DocumentKind,
@@ -47,7 +46,6 @@ from speclint.parsing.kinds import (
     gitattributes_rules,
     glob_body,
     in_sample_folder,
-    installed_folder,
     kind_for_path,
     linguist_generated,
 )
@@ -81,6 +79,7 @@ from speclint.parsing.templates import (
     template_name,
     template_text,
 )
+from speclint.parsing.tree import listing, skipped_folders
 from speclint.parsing.versions import VersionLines, version_lines
 
 PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
@@ -258,8 +257,8 @@ class Corpus:
     # Where the files beside the documents are read (:meth:`read_file`); None: the disk at the
     # root. A base revision read from git's objects has no folder on the disk.
     reader: FileReader | None = field(default=None, repr=False, compare=False)
-    # The folders the walk did not enter, and why (:func:`skipped_folders`), when the listing
-    # was not walked on the disk (a revision's, :func:`revision_listing`); None: walk the root.
+    # The folders the walk did not enter, and why (``tree.skipped_folders``), when the listing
+    # was not walked on the disk (a revision's, ``tree.revision_listing``); None: walk the root.
     skipped: tuple[tuple[str, str], ...] | None = field(default=None, repr=False, compare=False)
 
     def read_file(
@@ -273,7 +272,7 @@ class Corpus:
         return read_raw(self.root, path, limit, head=head)
 
     def folders_skipped(self) -> list[tuple[str, str]]:
-        """The folders discovery does not enter, and why (:func:`skipped_folders`)."""
+        """The folders discovery does not enter, and why (``tree.skipped_folders``)."""
         return list(self.skipped) if self.skipped is not None else skipped_folders(self.root)
 
     @classmethod
@@ -810,13 +809,6 @@ def _walk_ref_sites(document: Document) -> list[tuple[str, str]]:
     return found
 
 
-# Folders never walked: version control and the cache of earlier versions, unmentioned; and
-# installed software, which `speclint files` lists as skipped (a folder an installer marked, such
-# as a virtual environment's `pyvenv.cfg`, is recognised as the walk reaches it: `walk`).
-_UNSEEN_FOLDERS = frozenset({".git", ".speclint-cache"})
-SKIPPED_FOLDERS = _UNSEEN_FOLDERS | frozenset(INSTALLED_FOLDER_NAMES)
-
-
 _REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 _API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
@@ -910,76 +902,6 @@ def _filters(config: Config) -> tuple[list[re.Pattern[str]], list[re.Pattern[str
     includes = [glob_to_regex(p) for p in config.include]
     excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
     return includes, excludes
-
-
-def listing(root: Path) -> list[str]:
-    """Every file under ``root`` (root-relative POSIX paths, sorted), without following folder
-    symlinks or entering ``SKIPPED_FOLDERS``. Symlinks to files are listed (``read_raw`` decides
-    whether they may be read); a name that is not valid UTF-8 is listed with its undecodable
-    bytes as surrogates, the way the operating system gave it."""
-    return [path.relative_to(root).as_posix() for path in walk(root)]
-
-
-def skipped_folders(root: Path) -> list[tuple[str, str]]:
-    """The folders under ``root`` that discovery does not enter because they hold installed
-    software or a tool's cache: (root-relative path with a trailing ``/``, why), in walk order."""
-    found: list[tuple[str, str]] = []
-    for _ in walk(root, found):
-        pass
-    return found
-
-
-def revision_listing(names: Iterable[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
-    """What :func:`listing` and :func:`skipped_folders` give for a folder that holds exactly
-    ``names`` (root-relative files: a git revision's, read without a checkout), and no empty
-    folder (git keeps none): the files, in the walk's order, and the folders not entered."""
-    files: dict[str, list[str]] = {}
-    folders: dict[str, set[str]] = {}
-    for name in names:
-        folder, _, base = name.rpartition("/")
-        files.setdefault(folder, []).append(base)
-        while folder:
-            parent, _, child = folder.rpartition("/")
-            below = folders.setdefault(parent, set())
-            if child in below:
-                break
-            below.add(child)
-            folder = parent
-    found: list[str] = []
-    skipped: list[tuple[str, str]] = []
-    stack = [""]
-    while stack:  # as os.walk, top-down: a folder's files, then each subfolder's, in order
-        folder = stack.pop()
-        here, inner = files.get(folder, []), sorted(folders.get(folder, ()))
-        why = installed_folder(folder.rpartition("/")[2], here, inner) if folder else None
-        if why is not None:
-            skipped.append((shown_path(folder) + "/", why))
-            continue
-        prefix = folder + "/" if folder else ""
-        found += [prefix + name for name in sorted(here) if name != ".git"]
-        stack += [prefix + d for d in reversed(inner) if d not in _UNSEEN_FOLDERS]
-    return found, tuple(skipped)
-
-
-def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[Path]:
-    """Every file under ``root``, in order, without following folder symlinks or entering
-    ``.git``, the cache folder, or a folder of installed software or a tool's cache
-    (``kinds.installed_folder``: a virtual environment, ``node_modules``, ``site-packages``...),
-    which is added to ``skipped`` as (its path with a trailing ``/``, why). A ``.git`` file (a
-    linked worktree's or a submodule's pointer to its repository) is git's, not the corpus's."""
-    # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
-    for folder, subfolders, files in os.walk(root, followlinks=False):
-        here = Path(folder)
-        why = installed_folder(here.name, files, subfolders) if here != Path(root) else None
-        if why is not None:
-            subfolders[:] = []
-            if skipped is not None:
-                skipped.append((shown_path(here.relative_to(root).as_posix()) + "/", why))
-            continue
-        subfolders[:] = sorted(d for d in subfolders if d not in _UNSEEN_FOLDERS)
-        for name in sorted(files):
-            if name != ".git":
-                yield Path(folder) / name
 
 
 # --- reading and parsing ------------------------------------------------------------------------

@@ -221,7 +221,7 @@ def tracked_named(top: Path, names: tuple[str, ...]) -> list[str]:
 
 def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
     """The files of the index (what the next commit holds) under ``root``, root-relative, in the
-    order :func:`speclint.model.corpus.listing` walks a folder in (a folder's files, then its
+    order :func:`speclint.parsing.tree.listing` walks a folder in (a folder's files, then its
     subfolders, each sorted), so a corpus listed from the index of a commit and one listed from a
     checkout of that commit are keyed alike. Submodules (gitlinks) are not files here, nor is
     anything under a ``skipped`` folder, nor a file deleted from the working tree but not from
@@ -248,7 +248,7 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
 
 
 def walk_order(relative: str) -> tuple[tuple[int, str], ...]:
-    """The sort key of the order ``speclint.model.corpus.walk`` lists files in."""
+    """The sort key of the order ``speclint.parsing.tree.walk`` lists files in."""
     # os.walk, top-down with sorted names, yields a folder's files before its subfolders' files.
     *folders, name = relative.split("/")
     return (*((1, folder) for folder in folders), (0, name))

@@ -61,6 +61,9 @@ STRUCTURED_SUFFIXES = tuple(s for s, kind in READ_SUFFIXES.items() if kind is Do
 MARKDOWN_SUFFIXES = tuple(s for s, kind in READ_SUFFIXES.items() if kind is DocumentKind.MARKDOWN)
 # Read beside the corpus's files: which files a tool wrote or copied (``gitattributes_rules``).
 ATTRIBUTES_FILE = ".gitattributes"
+# Where a corpus's configuration is, by name, in its root folder (``model.config.load_config``):
+# here, below the model, so that the root finder and the replay front need not import it.
+CONFIGURATION_FILES = ("speclint.toml", "pyproject.toml")
 
 
 def kind_for_path(path: str) -> DocumentKind | None:

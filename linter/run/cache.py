@@ -39,7 +39,6 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import importlib.util
 import os
 import shutil
 import stat
@@ -51,8 +50,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from speclint import __version__
-from speclint import rules as rule_package
 from speclint.analyses.context import Context
 from speclint.analyses.grpc.protos import import_prefixes
 from speclint.analyses.prose.enumerations import ProseSet
@@ -65,10 +62,19 @@ from speclint.analyses.repository.downloads import (
     program_writes,
 )
 from speclint.analyses.units import extract_digest, reach
+from speclint.common.cache_folder import (
+    ENTRY,
+    TEMPORARY,
+    code_fingerprint,
+    enabled,
+    fetch,
+    remove_entry,
+    store,
+)
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
 from speclint.common.places import cache_home, private_folder
-from speclint.common.storage import StorageError, checker, dumps, loads, stored_class
+from speclint.common.storage import StorageError, checker, dumps, stored_class
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
 from speclint.parsing.protobuf import BAZEL_BUILD_FILES, GO_MODULE_FILE
@@ -85,138 +91,7 @@ if TYPE_CHECKING:
 LEGACY_FOLDER = ".speclint-cache"
 KEEP_RUNS = 8
 FORGET_AFTER_DAYS = 30  # a corpus folder nobody used for this long is removed
-ENTRY = ".msgpack"
 WRITER_WAIT = 120.0  # seconds a run waits at its end for the parse cache's writer
-TEMPORARY = ".tmp-"
-
-# The installed packages that decide what a finding is: a changed vocabulary in
-# jsonschema-specifications, a new openapi-spec-validator, another YAML or Markdown parser must
-# never meet results cached under the old one (issue 13: 113 cached findings against 797).
-JUDGING_MODULES = (
-    "jsonschema",
-    "jsonschema_specifications",
-    "referencing",
-    "rpds",
-    "openapi_spec_validator",
-    "openapi_schema_validator",
-    "jsonschema_path",
-    "pathable",
-    "ruamel.yaml",
-    "yaml",
-    "_yaml",
-    "markdown_it",
-    "pyromark",
-    "mdit_py_plugins",
-    "mdurl",
-    "regex",
-    "jsonschema_rs",
-    "hypothesis",
-    "hypothesis_jsonschema",
-    "msgpack",
-)
-
-
-def enabled() -> bool:
-    return os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
-
-
-def _tree_digest(digest: Any, folders: Iterable[str]) -> None:
-    """Every file under ``folders``: path, size and modification time (an upgrade, or an edit in
-    place, changes them), in a stable order. ``__pycache__`` is derived and skipped."""
-    stack = sorted(set(folders), reverse=True)
-    while stack:
-        folder = stack.pop()
-        try:
-            with os.scandir(folder) as entries:
-                listed = sorted(entries, key=lambda e: e.name)
-        except OSError:
-            continue
-        below = []
-        for entry in listed:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__":
-                        below.append(entry.path)
-                    continue
-                status = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            digest.update(f"{entry.path}\x00{status.st_size}\x00{status.st_mtime_ns}\x00".encode())
-        stack.extend(reversed(below))
-
-
-@functools.cache
-def code_fingerprint() -> str:
-    """The code that judges a corpus: this installation of speclint (every file of its packages)
-    and of each package in ``JUDGING_MODULES``, and the Python that runs them. Every cache key
-    starts with it. Computed once per process; :func:`installed_code` looks again."""
-    return installed_code()
-
-
-def installed_code() -> str:
-    """:func:`code_fingerprint` as the installed files are now (a few milliseconds): a resident
-    checker asks before every run whether the code it runs is still the code installed."""
-
-    digest = hashlib.sha256(f"{__version__}\x00{sys.version}\x00".encode())
-    # The whole package (every layer), not this module's folder, and the rules.
-    package = Path(__file__).resolve().parents[1]
-    own = {str(package), str(Path(rule_package.__file__).resolve().parent)}
-    _tree_digest(digest, own)
-    for name in JUDGING_MODULES:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None:
-            digest.update(f"{name}\x00absent\x00".encode())
-            continue
-        locations = list(spec.submodule_search_locations or ())
-        if not locations and spec.origin:
-            # A single-module distribution: the module file alone.
-            with contextlib.suppress(OSError):
-                status = os.stat(spec.origin)
-                digest.update(f"{spec.origin}\x00{status.st_size}\x00{status.st_mtime_ns}".encode())
-        digest.update(f"{name}\x00".encode())
-        _tree_digest(digest, locations)
-    return digest.hexdigest()[:16]
-
-
-# --- where the caches live ----------------------------------------------------------------------
-
-
-_warned: set[str] = set()
-
-
-def _refuse(folder: Path) -> None:
-    if str(folder) not in _warned:
-        _warned.add(str(folder))
-        print(
-            f"speclint: {folder} is not a private folder of this user (a symlink, someone "
-            "else's, or writable by others): running without a cache",
-            file=sys.stderr,
-        )
-
-
-def corpus_folder(root: Path) -> Path | None:
-    """This corpus's cache folder (by its resolved path), or None when no private one can be had."""
-    home = cache_home()
-    resolved = str(root.resolve())
-    folder = (
-        home
-        / "corpora"
-        / hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    )
-    for level in (home, home / "corpora", folder):
-        if not private_folder(level):
-            _refuse(level)
-            return None
-    marker = folder / "root.txt"
-    with contextlib.suppress(OSError):
-        # Names the corpus for a person looking in the folder, and its mtime says when it was last
-        # used (stale corpus folders are forgotten, see ``forget_stale``).
-        _write_bytes(marker, (resolved + "\n").encode("utf-8", "surrogateescape"))
-    return folder
-
 
 HYPOTHESIS = "HYPOTHESIS_STORAGE_DIRECTORY"
 
@@ -254,57 +129,6 @@ def keep_hypothesis_private() -> None:
 
 
 # --- reading and writing entries -----------------------------------------------------------------
-
-
-def _write_bytes(target: Path, payload: bytes) -> None:
-    """Write atomically: a concurrent run reads the old entry or the new one, never half."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=TEMPORARY)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(payload)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def _store(target: Path, value: Any) -> None:
-    # A full disk, a value msgpack cannot hold: run without this entry.
-    with contextlib.suppress(OSError, StorageError):
-        _write_bytes(target, dumps(value))
-
-
-def _fetch(source: Path, expected: Any = Any) -> Any:
-    """The entry's value, or None: missing, not a regular file of this user, damaged, forged, or
-    not of type ``expected``."""
-    try:
-        descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            return None
-        if os.name == "posix" and status.st_uid != os.geteuid():
-            return None
-        with os.fdopen(descriptor, "rb", closefd=False) as handle:
-            blob = handle.read()
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
-    try:
-        return loads(blob, expected)
-    except StorageError:
-        return None
-
-
-def _remove_entry(path: Path) -> None:
-    """Unlink one of our entries: a regular file with our name pattern, never a folder."""
-    with contextlib.suppress(OSError):
-        if stat.S_ISREG(os.lstat(path).st_mode):
-            path.unlink()
 
 
 def _sweep_temporaries(folder: Path, older_than: float = 3600.0) -> None:
@@ -357,7 +181,7 @@ def _remove_ours(folder: Path) -> None:
                 or entry.name.startswith(TEMPORARY)
                 or entry.name == "root.txt"
             ):
-                _remove_entry(path)
+                remove_entry(path)
     with contextlib.suppress(OSError):
         folder.rmdir()  # only when nothing else is in it
 
@@ -376,11 +200,13 @@ def run_key(
     rules: Iterable[str],
     tree: Iterable[str] = (),
     read: Callable[[str], bytes | LoadProblem] | None = None,
+    beside: dict[str, bytes | LoadProblem] | None = None,
 ) -> str:
     """The key of a whole run. ``tree`` is every file under the root, linted or not
     (``rfc-affects`` asks whether a path an RFC names exists). ``read`` reads the files the run
     reads beside the corpus (``Corpus.read_file``: a base revision's, read from git's objects);
-    None: from the disk at ``root``."""
+    None: from the disk at ``root``. ``beside``, when given, is told what the key read of those
+    files, by name (the replay cache names them: ``speclint.run.replay.Inputs``)."""
 
     digest = hashlib.sha256()
     for part in (
@@ -403,6 +229,8 @@ def run_key(
             # is key.
             attributes = read_raw(root, present) if read is None else read(present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
+            if beside is not None:
+                beside[present] = attributes
     digest.update(b"\x01")
     for path, raw in files.items():
         digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")
@@ -421,7 +249,7 @@ class RunCache:
     def get(self, key: str) -> dict[str, Any] | None:
         if not self.usable:
             return None
-        found: dict[str, Any] | None = _fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
+        found: dict[str, Any] | None = fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
         if found is not None and found.get("code") == code_fingerprint():
             return found
         return None
@@ -429,7 +257,7 @@ class RunCache:
     def put(self, key: str, value: dict[str, Any]) -> None:
         if not self.usable:
             return
-        _store(self.folder / f"{key}{ENTRY}", {**value, "code": code_fingerprint()})
+        store(self.folder / f"{key}{ENTRY}", {**value, "code": code_fingerprint()})
         try:
             runs = sorted(
                 (p for p in self.folder.iterdir() if p.name.endswith(ENTRY)),
@@ -438,7 +266,7 @@ class RunCache:
         except OSError:
             return
         for old in runs[:-KEEP_RUNS]:
-            _remove_entry(old)
+            remove_entry(old)
 
 
 class ParseCache:
@@ -466,7 +294,7 @@ class ParseCache:
         name = self._name(path, raw)
         self.used.add(name)
         found: Document | None = (
-            _fetch(self.folder / f"{name}{ENTRY}", Document) if self.usable else None
+            fetch(self.folder / f"{name}{ENTRY}", Document) if self.usable else None
         )
         # Of the memos a page keeps, the value sets are taken as they are by their reader
         # (``enumerations.prose_sets``); ``links.read_page`` and ``units.extract_digest`` check theirs.
@@ -515,14 +343,14 @@ class ParseCache:
         if not self.usable:
             return
         for name, document in self.parsed.items():
-            _store(self.folder / f"{name}{ENTRY}", _packed(document))
+            store(self.folder / f"{name}{ENTRY}", _packed(document))
         try:
             present = list(self.folder.iterdir())
         except OSError:
             return
         for entry in present:
             if entry.name.endswith(ENTRY) and entry.name[: -len(ENTRY)] not in self.used:
-                _remove_entry(entry)
+                remove_entry(entry)
         with contextlib.suppress(OSError):
             for other in self.parent.iterdir():
                 if other.name.startswith("parse-") and other != self.folder:
@@ -653,7 +481,7 @@ class RuleCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.file = folder / f"rules-{code_fingerprint()}{ENTRY}"
-        loaded = _fetch(self.file, dict[str, list[Any]])
+        loaded = fetch(self.file, dict[str, list[Any]])
         self.entries: dict[str, list[Any]] = loaded if loaded is not None else {}
         self.used: dict[str, Any] = {}
 
@@ -749,15 +577,15 @@ class RuleCache:
 
     def save(self) -> None:
         if set(self.used) != set(self.entries):
-            _store(self.file, self.used)
+            store(self.file, self.used)
             with contextlib.suppress(OSError):
                 for other in self.folder.iterdir():
                     if other.name.startswith("rules-") and other != self.file:
-                        _remove_entry(other)
+                        remove_entry(other)
 
     def durations(self) -> dict[str, float]:
         """Seconds each rule took last time (the runner starts the slowest first)."""
-        found = _fetch(self.folder / f"durations{ENTRY}", dict[str, float])
+        found = fetch(self.folder / f"durations{ENTRY}", dict[str, float])
         if found is None:
             return {}
         return {
@@ -765,4 +593,4 @@ class RuleCache:
         }
 
     def record_durations(self, durations: dict[str, float]) -> None:
-        _store(self.folder / f"durations{ENTRY}", durations)
+        store(self.folder / f"durations{ENTRY}", durations)

@@ -55,6 +55,7 @@ from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.repository.downloads import page_commands
 from speclint.analyses.repository.lineage import embedded_uris
 from speclint.analyses.units import extract_digest, prepared
+from speclint.common.cache_folder import enabled
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
@@ -62,13 +63,10 @@ from speclint.common.parallel import default_jobs
 from speclint.common.progress import Sink, reporting
 from speclint.model.config import Config, ConfigError, check_rule_settings, load_config
 from speclint.model.corpus import (
-    SKIPPED_FOLDERS,
     Document,
     decode,
     discover,
     generated_mark,
-    listing,
-    revision_listing,
     snapshot,
 )
 from speclint.parsing.gitbase import (
@@ -84,7 +82,8 @@ from speclint.parsing.gitbase import (
     walk_order,
 )
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import LoadProblem, read_raw
+from speclint.parsing.reading import LoadProblem, read_raw, shown_path
+from speclint.parsing.tree import SKIPPED_FOLDERS, listing, revision_listing
 from speclint.run.baseline import (
     BASELINE,
     GATE,
@@ -103,7 +102,7 @@ from speclint.run.baseline import (
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
 from speclint.run.bindings import BoundSet, enum_bindings
-from speclint.run.cache import enabled, run_key
+from speclint.run.cache import run_key
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
@@ -116,6 +115,7 @@ from speclint.run.preview import (
     preview_ids,
     previewed,
 )
+from speclint.run.replay import Inputs, inputs_digest
 from speclint.run.resident import Resident
 from speclint.run.reuse import Caches, caches_for
 from speclint.run.roots import in_focus
@@ -183,6 +183,9 @@ class Options:
     # List the prose value sets and the schema enums they are bound to (Outcome.bindings), for
     # the HTML report: only then, as it weighs every prose set of the corpus again.
     bindings: bool = False
+    # Name the files whose bytes the run read, with a digest of those bytes (Outcome.inputs), for
+    # the replay cache (``speclint.run.replay``): only then, as it hashes them once more.
+    inputs: bool = False
 
 
 @dataclass
@@ -197,6 +200,9 @@ class Outcome:
     held: Held = field(default_factory=Held)  # preview rules selected but not run
     # With Options.bindings: the prose value sets (of the focus) and their bindings.
     bindings: tuple[BoundSet, ...] | None = None
+    # With Options.inputs, for a result the run cache keeps (none with an internal error): the
+    # files whose bytes it was made of.
+    inputs: Inputs | None = None
 
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
@@ -323,13 +329,19 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     caches = caches_for(root, options.cache, options.resident)
     phase[0] = "reading the files"
     read = _read(root, config, options, caches)
-    key = run_key(root, config, read.files, selected, read.tree) if caches is not None else ""
+    beside: dict[str, bytes | LoadProblem] = {}
+    key = (
+        run_key(root, config, read.files, selected, read.tree, beside=beside)
+        if caches is not None
+        else ""
+    )
+    inputs = _inputs(read, beside) if options.inputs and caches is not None else None
     plain = _recalled(caches, key) if not options.debug else None
     if plain is not None and options.diff_base is None and not _needs_corpus(options):
         # The run cache answers: nothing is parsed, no rule runs.
         phase[0] = "comparing"
         outcome = _compared(options, config, plain, _sources(read.files), None, None)
-        return _finished(outcome, None, options, config, held, phase)
+        return replace(_finished(outcome, None, options, config, held, phase), inputs=inputs)
     phase[0] = "parsing"
     prepare = _preparation(config, options, caching=options.cache and enabled())
     corpus = _parse(root, config, read, caches, prepare)
@@ -347,7 +359,9 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     result = _judge(corpus, selected, plain, options, caches, key, deadline, phase)
     phase[0] = "comparing"
     outcome = _compared(options, config, result, sources, corpus, base)
-    return _finished(outcome, corpus, options, config, held, phase)
+    if any(f.rule == INTERNAL_ERROR for f in result.findings):
+        inputs = None  # a rule stopped by its time box: not kept, as the run cache does not
+    return replace(_finished(outcome, corpus, options, config, held, phase), inputs=inputs)
 
 
 @dataclass
@@ -376,6 +390,21 @@ def _read(root: Path, config: Config, options: Options, caches: Caches | None) -
         if path in files:  # discovered: the configuration includes it, git does not ignore it
             files[path] = text.encode("utf-8", "surrogateescape")
     return _Read(tree, hidden, files)
+
+
+def _inputs(read: _Read, beside: dict[str, bytes | LoadProblem]) -> Inputs:
+    """The files whose bytes the run read (``speclint.run.replay.Inputs``), as the walk listed
+    them (``read.files`` names a file as ``shown_path`` shows it), with the digest of what was
+    read: the replay cache answers only when reading them again gives the same."""
+    files = tuple(path for path in read.tree if shown_path(path) in read.files)
+    others = tuple(sorted(beside))
+    digest = inputs_digest(
+        [
+            *((path, read.files[shown_path(path)]) for path in files),
+            *((path, beside[path]) for path in others),
+        ]
+    )
+    return Inputs(files, others, digest)
 
 
 def _recalled(caches: Caches | None, key: str) -> RunResult | None:

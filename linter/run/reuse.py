@@ -20,8 +20,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from speclint.common.cache_folder import corpus_folder, enabled
 from speclint.parsing.reading import LoadProblem, read_raw
-from speclint.run.cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale
+from speclint.run.cache import ParseCache, RuleCache, RunCache, forget_stale
 
 if TYPE_CHECKING:
     from speclint.run.resident import Resident

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from speclint.model.config import CONFIGURATION_FILES
 from speclint.parsing.gitbase import staged_paths, tracked_named, work_tree_top
+from speclint.parsing.kinds import CONFIGURATION_FILES
 from speclint.parsing.reading import LoadProblem, read_raw
 
 

@@ -18,9 +18,16 @@ import pytest
 import yaml
 
 from conftest import REPOSITORY, write_files
-from speclint.model.config import CONFIGURATION_FILES, DEFAULT_INCLUDE, Config
-from speclint.model.corpus import discover, listing
-from speclint.parsing.kinds import ATTRIBUTES_FILE, READ_SUFFIXES, DocumentKind, kind_for_path
+from speclint.model.config import DEFAULT_INCLUDE, Config
+from speclint.model.corpus import discover
+from speclint.parsing.kinds import (
+    ATTRIBUTES_FILE,
+    CONFIGURATION_FILES,
+    READ_SUFFIXES,
+    DocumentKind,
+    kind_for_path,
+)
+from speclint.parsing.tree import listing
 
 # The files that say how the corpus is read, beside the files read.
 SETTINGS_FILES = (*CONFIGURATION_FILES, ATTRIBUTES_FILE)

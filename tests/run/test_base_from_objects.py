@@ -14,8 +14,8 @@ import pytest
 from test_diff_base import git
 
 from conftest import cli_in_process, schema, write_files
-from speclint.model.corpus import SKIPPED_FOLDERS, listing, revision_listing, skipped_folders
 from speclint.parsing.gitbase import NeedsCheckout, revision_files
+from speclint.parsing.tree import SKIPPED_FOLDERS, listing, revision_listing, skipped_folders
 from speclint.run import engine
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from conftest import cli_in_process, copy_bundled_corpus
-from speclint.run.cache import ENTRY, cache_home, corpus_folder
+from speclint.common.cache_folder import ENTRY, corpus_folder
+from speclint.common.places import cache_home
 
 
 def corpus_copy(tmp_path: Path) -> Path:

@@ -15,8 +15,8 @@ from test_compat_claim import pull_request as compat_pull_request
 from test_diff_base import git
 
 from conftest import cli_in_process, write_files
-from speclint.model.corpus import SKIPPED_FOLDERS, listing
 from speclint.parsing.gitbase import head_commit, tracked_listing
+from speclint.parsing.tree import SKIPPED_FOLDERS, listing
 from speclint.run import engine
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

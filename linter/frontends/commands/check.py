@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from speclint.common.progress import TerminalProgress
+from speclint.frontends import replay
 from speclint.frontends.options import (
     COLOR,
     CONFIG_PATH,
@@ -149,6 +150,7 @@ def check(
 
     reports = _destinations(formats, outputs, statistics)
     show_progress = progress if progress is not None else sys.stderr.isatty()
+    bar = TerminalProgress(sys.stderr) if show_progress else None
     scope = corpus_scope(paths)
     options = Options(
         focus=scope.focus,
@@ -167,12 +169,15 @@ def check(
         cache=use_cache,
         debug=debug,
         time_limit=time_limit_of(time_limit),
-        progress=TerminalProgress(sys.stderr) if show_progress else None,
+        progress=bar,
         resident=RESIDENT.get(),
         # The HTML report lists the bindings; the run computes them only for it.
         bindings=any(name == "html" for name, _ in reports),
+        # A run the replay cache will answer next time names the files it read.
+        inputs=replay.recording(),
     )
     outcome = guarded(lambda: lint(scope.root, options), debug)
+    replay.checked(scope, config_path, outcome.inputs, bar is not None and bar.drawn)
     for note in outcome.notes:
         say(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
     shown_root = understood(scope.root, outcome, scope.focus)
