@@ -14,14 +14,17 @@ the next speclint run in the repository finds the worktrees whose owner is gone
 
 Most base revisions are read without a worktree (:func:`revision_files`): the listing from
 ``git ls-tree``, the bytes from one ``git cat-file --batch`` process, which is what a checkout
-would write whenever git converts nothing on checkout. When it might (a symlink, a submodule, a
-smudge filter, ``ident``, a CRLF line ending, a sparse or partial clone...), the revision is
-checked out as before (:class:`NeedsCheckout` says why).
+would write whenever git converts nothing on checkout; a symlink is resolved through the
+revision's tree as the checkout's file system would resolve it (:class:`_Tree`). When a checkout
+might write other bytes (a submodule, a smudge filter, ``ident``, a CRLF line ending, a sparse or
+partial clone, a symlink whose target leaves the repository...), the revision is checked out as
+before (:class:`NeedsCheckout` says why).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -29,6 +32,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import unicodedata
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -42,6 +46,9 @@ from speclint.parsing.reading import (
     MAX_FILE_BYTES,
     LoadProblem,
     name_problem,
+    not_regular_problem,
+    open_problem,
+    outside_root_problem,
     size_problem,
 )
 
@@ -464,10 +471,11 @@ _CONVERTING = ("filter", "ident", "working-tree-encoding", "eol", "text", "crlf"
 # (`git worktree add` copies the sparse patterns: only some files are written), a partial clone
 # (a missing blob would be fetched from the remote: speclint makes no network call, the
 # worktree path keeps what it always did), `core.ignorecase` (a case-insensitive file system
-# keeps one of two names that differ in case only) and the filter drivers that apply something
-# on checkout (a smudge command, a long-running process, or one that must succeed).
+# keeps one of two names that differ in case only), `core.symlinks` (false: a symlink is written
+# as a plain file holding its target) and the filter drivers that apply something on checkout
+# (a smudge command, a long-running process, or one that must succeed).
 _CONFIGURATION = (
-    r"^(core\.(autocrlf|eol|sparsecheckout|ignorecase)|extensions\.partialclone"
+    r"^(core\.(autocrlf|eol|sparsecheckout|ignorecase|symlinks)|extensions\.partialclone"
     r"|filter\..+\.(smudge|process|required))$"
 )
 _TRUE = frozenset({"", "true", "yes", "on", "1"})
@@ -487,39 +495,90 @@ def revision_files(corpus: Path, ref: str, skipped: frozenset[str]) -> RevisionF
     folder = relative.as_posix()
     inside = "" if folder == "." else folder + "/"
     tree_ish = commit if not inside else f"{commit}:{folder}"
+    settings = _settings(top)
     # The paths are only keys here: none of them is joined to a folder of the disk.
     records = _records(top, "ls-tree", "-r", "-z", "-l", "--full-tree", tree_ish)
     if records is None:
         # No such folder at the revision (or a symlink to one, or a damaged repository): the
         # checkout says which, as it always did.
         raise NeedsCheckout(f"git cannot list {folder} at {ref}")
+    # A checkout with `core.symlinks` false writes a link as a plain file holding its target,
+    # unconverted (git's entry.c writes it past the conversion of files).
+    symlinks = settings.get("core.symlinks", "true") in _TRUE
+    entries = _entries(records, inside)
     blobs: dict[str, _Blob] = {}
+    links: list[str] = []
+    as_written: list[str] = []  # the links written as plain files
     names: list[str] = []
-    for record in records:
-        meta, _, name = record.partition(b"\t")
-        fields = meta.split()
-        if len(fields) != 4:
-            raise NeedsCheckout("git listed the revision in a form speclint does not read")
-        mode, kind, oid, size = (field.decode("ascii", "replace") for field in fields)
-        path = os.fsdecode(name)
+    for path, (mode, kind, oid, size) in entries.items():
+        path = path[len(inside) :]
         parts = path.split("/")
         if any(part in _REFUSED_PARTS or part.lower() == ".git" for part in parts):
             raise NeedsCheckout(f"{path!r}: a path git does not check out")
         names.append(path)
         if any(part in skipped for part in parts[:-1]):
             continue  # never walked: what a checkout would write there is never read
-        if mode == "120000":
-            # A checkout writes a link, which `read_raw` follows inside the root and refuses
-            # out of it, and a link to a folder is not walked: the worktree says which.
-            raise NeedsCheckout(f"{path}: a symlink")
         if mode == "160000":
             # A checkout leaves an empty folder for a submodule, which the walk sees.
             raise NeedsCheckout(f"{path}: a submodule")
-        if kind != "blob" or not size.isdigit():
+        if kind != "blob" or size < 0:
             raise NeedsCheckout(f"{path}: a {kind} git does not check out as a file")
-        blobs[path] = _Blob(oid, int(size))
-    _converts_nothing(top, commit, [inside + path for path in blobs])
-    return RevisionFiles(top, commit, blobs, sorted(names, key=walk_order))
+        if mode == _SYMLINK_MODE:
+            (links if symlinks else as_written).append(path)
+            if symlinks:
+                continue
+        blobs[path] = _Blob(oid, size)
+    resolved: dict[str, _Link | str] = {}
+    tree = None
+    if links:
+        ignorecase = settings.get("core.ignorecase", "false") in _TRUE
+        try:
+            tree = _Tree(top, commit, inside, entries, ignorecase)
+        except _Undecided as why:
+            raise NeedsCheckout(str(why)) from None
+        # Each resolved now, in this process; one a checkout must resolve makes the revision be
+        # checked out only if the walk meets it (`RevisionFiles.is_folder`).
+        resolved = {path: tree.link(path) for path in links}
+    # What a checkout writes of the files a link inside the root leads to is what it reads.
+    plain = set(as_written)
+    targets = {inside + path for path in blobs if path not in plain} | {
+        found.target
+        for found in resolved.values()
+        if isinstance(found, _Link) and found.target is not None
+    }
+    written = [inside + path for path in (*links, *as_written)]
+    _converts_nothing(top, settings, commit, sorted(targets), written)
+    return RevisionFiles(top, commit, blobs, sorted(names, key=walk_order), resolved, tree)
+
+
+_SYMLINK_MODE = "120000"
+
+
+def _entries(records: list[bytes], inside: str) -> dict[str, tuple[str, str, str, int]]:
+    """The records of ``git ls-tree -r -l -z``: path (with ``inside`` before it) -> (mode,
+    kind, object id, size; -1 for no blob)."""
+    entries: dict[str, tuple[str, str, str, int]] = {}
+    for record in records:
+        meta, _, name = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 4:
+            raise NeedsCheckout("git listed the revision in a form speclint does not read")
+        mode, kind, oid, size = (field.decode("ascii", "replace") for field in fields)
+        entries[inside + os.fsdecode(name)] = (mode, kind, oid, int(size) if size.isdigit() else -1)
+    return entries
+
+
+def _settings(top: Path) -> dict[str, str]:
+    """The configuration that makes a checkout differ from the objects (``_CONFIGURATION``):
+    lowercased name -> lowercased value, the last one set winning, as in git."""
+    found = _records(top, "config", "-z", "--get-regexp", _CONFIGURATION)
+    if found is None:
+        raise NeedsCheckout("git cannot read its configuration")
+    settings: dict[str, str] = {}
+    for record in found:
+        key, _, value = record.decode("utf-8", "replace").partition("\n")
+        settings[key.lower()] = value.strip().lower()
+    return settings
 
 
 def _records(
@@ -551,18 +610,14 @@ def _records(
     return [record for record in done.stdout.split(b"\0") if record]
 
 
-def _converts_nothing(top: Path, commit: str, paths: list[str]) -> None:
+def _converts_nothing(
+    top: Path, settings: dict[str, str], commit: str, paths: list[str], links: list[str]
+) -> None:
     """Raise :class:`NeedsCheckout` unless a checkout of ``commit`` writes each of ``paths``
-    (relative to ``top``) byte for byte as its blob holds it: no configuration and no attribute
-    (from every source git reads: the revision's ``.gitattributes`` files, at the corpus's
-    folder and above, ``info/attributes``, the user's and the system's) converts it."""
-    found = _records(top, "config", "-z", "--get-regexp", _CONFIGURATION)
-    if found is None:
-        raise NeedsCheckout("git cannot read its configuration")
-    settings: dict[str, str] = {}
-    for record in found:
-        key, _, value = record.decode("utf-8", "replace").partition("\n")
-        settings[key.lower()] = value.strip().lower()  # the last one set wins, as in git
+    (relative to ``top``) byte for byte as its blob holds it: no configuration (``settings``)
+    and no attribute (from every source git reads: the revision's ``.gitattributes`` files, at
+    the corpus's folder and above, ``info/attributes``, the user's and the system's) converts
+    it. ``links``: the symlinks written beside them, which no attribute converts."""
     if settings.get("core.autocrlf", "false") in _TRUE:
         raise NeedsCheckout("core.autocrlf writes text files with CRLF line endings")
     if settings.get("core.sparsecheckout", "false") in _TRUE:
@@ -570,8 +625,9 @@ def _converts_nothing(top: Path, commit: str, paths: list[str]) -> None:
     if "extensions.partialclone" in settings:
         raise NeedsCheckout("a partial clone: a blob it lacks would be fetched")
     if settings.get("core.ignorecase", "false") in _TRUE:
-        folded = {path.lower() for path in paths}
-        if len(folded) != len(paths):
+        written = {*paths, *links}
+        folded = {path.lower() for path in written}
+        if len(folded) != len(written):
             raise NeedsCheckout("two files whose names differ in case only, on a file system "
                                 "that keeps one")  # fmt: skip
     drivers = {
@@ -614,6 +670,285 @@ def _converts_nothing(top: Path, commit: str, paths: list[str]) -> None:
             raise NeedsCheckout(f"{path}: marked text, written with CRLF line endings")
 
 
+# --- symlinks at a revision ----------------------------------------------------------------------
+# A checkout writes a symlink (mode 120000) whose blob holds its target path. What the walk and
+# `read_raw` make of it is decided by that target as the system resolves it: from the link's
+# folder, through every link on the way (a link in the target too), each `..` going to the
+# parent of the folder reached, not of the path as written (path_resolution(7)). Inside the
+# repository all of that is the revision's tree, read here; a target that leaves the repository
+# (an absolute one, or `..` past its top) names the disk, and the revision is checked out.
+
+# Linux follows at most 40 links in one path (MAXSYMLINKS) and fails with ELOOP past them;
+# macOS and the BSDs at most 32. A loop is past both; a chain of 33 to 40 links opens on Linux
+# alone, and is left to a checkout.
+_MOST_FOLLOWED = 40
+_FOLLOWED_EVERYWHERE = 32
+# A name longer than NAME_MAX, or a target longer than every system keeps, fails in a way the
+# system words (ENAMETOOLONG, or a checkout git cannot make): left to a checkout.
+_LONGEST_NAME = 255
+_LONGEST_TARGET = 1024
+# `os.path.realpath` resolves each link once, recursively (Python 3.11 and 3.12): as many links
+# on one path as the recursion allows; fewer here, the rest to a checkout.
+_MOST_RESOLVED = 200
+_FILE, _FOLDER, _LINK = "file", "folder", "link"
+
+
+class _Undecided(Exception):
+    """What a checkout makes of a symlink depends on more than the revision's tree: the
+    message says what."""
+
+
+@dataclass(frozen=True)
+class _Link:
+    """A symlink of the revision as a checkout shows it: whether the walk meets a folder there
+    (``os.walk`` lists a link to a folder among the folders and does not enter it; any other
+    link is a file), what ``read_raw`` gives (the blob of the file it leads to, or why it is not
+    read) and that file's path from the top (None when none is read)."""
+
+    folder: bool
+    read: _Blob | LoadProblem
+    target: str | None = None
+
+
+class _Tree:
+    """A revision's tree, for resolving its symlinks as a checkout's file system would: entries
+    by path from the work tree's top. Those under the corpus folder (``inside``) come listed;
+    the rest of the repository is listed the first time a target leaves the folder. All paths
+    here are from the top, "" the top itself."""
+
+    def __init__(
+        self,
+        top: Path,
+        commit: str,
+        inside: str,
+        entries: dict[str, tuple[str, str, str, int]],
+        ignorecase: bool,
+    ) -> None:
+        self._top, self._commit, self.inside = top, commit, inside
+        self._entries = dict(entries)
+        self._folders: set[str] = set()
+        self._complete = not inside
+        self._ignorecase = ignorecase
+        self._folded: set[str] | None = None
+        self._targets: dict[str, str] = {}  # link path -> target
+        self._added(self._entries)
+
+    def _added(self, entries: dict[str, tuple[str, str, str, int]]) -> None:
+        for path in entries:
+            folder = path.rpartition("/")[0]
+            while folder and folder not in self._folders:
+                self._folders.add(folder)
+                folder = folder.rpartition("/")[0]
+        self._folded = None
+        wanted = {entry[2] for entry in entries.values() if entry[0] == _SYMLINK_MODE}
+        if not wanted:
+            return
+        found = _cat_blobs(self._top, sorted(wanted))
+        if found is None:
+            raise _Undecided("git cannot read the symlinks' targets")
+        for path, entry in entries.items():
+            if entry[0] == _SYMLINK_MODE:
+                self._targets[path] = os.fsdecode(found[entry[2]])
+
+    def _listed_whole(self) -> None:
+        """List the rest of the repository: a target left the corpus folder."""
+        self._complete = True
+        records = _records(self._top, "ls-tree", "-r", "-z", "-l", "--full-tree", self._commit)
+        if records is None:
+            raise _Undecided("git cannot list the repository at the revision")
+        more = {path: entry for path, entry in _entries(records, "").items()
+                if path not in self._entries}  # fmt: skip
+        self._entries.update(more)
+        self._added(more)
+
+    def kind(self, path: str) -> str | None:
+        """What ``lstat`` finds at ``path``: a file, a folder (a submodule is an empty one), a
+        link, or nothing (None)."""
+        if not self._complete and not path.startswith(self.inside) and path not in self._folders:
+            self._listed_whole()
+        entry = self._entries.get(path)
+        if entry is not None:
+            if entry[0] == _SYMLINK_MODE:
+                return _LINK
+            return _FOLDER if entry[0] in ("160000", "040000") else _FILE
+        if path in self._folders:
+            return _FOLDER
+        if self._ignorecase and _folded(path) in self._all_folded():
+            # A file system that ignores case finds a name git spells otherwise (on macOS, one
+            # written in another Unicode normal form too).
+            raise _Undecided(f"{path}: found on a file system that ignores case only")
+        return None
+
+    def _all_folded(self) -> set[str]:
+        if self._folded is None:
+            self._folded = {_folded(path) for path in (*self._entries, *self._folders)}
+        return self._folded
+
+    def target(self, path: str) -> str:
+        """The target of the link at ``path``, as ``readlink`` gives it in a checkout."""
+        target = self._targets[path]
+        if not target or "\0" in target or len(os.fsencode(target)) > _LONGEST_TARGET:
+            raise _Undecided(f"{path}: a symlink git cannot check out alike everywhere")
+        if target.startswith("/"):
+            raise _Undecided(f"{path}: a symlink to {target}, outside the repository")
+        return target
+
+    def opened(self, folder: str, path: str) -> tuple[str, str] | int:
+        """Where ``open`` of ``path`` from ``folder`` (a folder) arrives: (_FILE or _FOLDER,
+        its path), or the ``errno`` it fails with. Every link on the way is followed."""
+        followed, reached = self._opened(folder, path)
+        if followed > _FOLLOWED_EVERYWHERE and reached != errno.ELOOP:
+            raise _Undecided(f"{path}: more links than some systems follow")
+        return reached
+
+    def _opened(self, folder: str, path: str) -> tuple[int, tuple[str, str] | int]:
+        """The links followed, and where ``open`` arrives (:meth:`opened`)."""
+        current = folder.split("/") if folder else []
+        pending = path.split("/")[::-1]
+        followed = 0
+        while pending:
+            name = pending.pop()
+            if name in ("", "."):
+                continue
+            if name == "..":
+                if not current:
+                    raise _Undecided(f"{path}: `..` leaves the repository")
+                current.pop()
+                continue
+            if len(os.fsencode(name)) > _LONGEST_NAME or name.lower() == ".git":
+                # A checkout's `.git` is a file, the repository's a folder.
+                raise _Undecided(f"{path}: a name the system or git decides")
+            candidate = "/".join((*current, name))
+            kind = self.kind(candidate)
+            if kind == _LINK:
+                followed += 1
+                if followed > _MOST_FOLLOWED:
+                    return followed, errno.ELOOP
+                pending += self.target(candidate).split("/")[::-1]
+                continue
+            if kind is None:
+                return followed, errno.ENOENT
+            if kind == _FILE:
+                # Anything after a file, even `/` or `/.`, needs a folder.
+                return followed, errno.ENOTDIR if pending else (_FILE, candidate)
+            current.append(name)
+        return followed, (_FOLDER, "/".join(current))
+
+    def realpath(self, folder: str, path: str) -> str:
+        """``os.path.realpath`` of ``path`` from ``folder`` (a folder reached without a link),
+        as Python 3.11 and 3.12 compute it (``posixpath._joinrealpath``): a name that is no
+        link is kept as written (also a missing one, after which `..` is taken as written),
+        each link is replaced by its target, and a link met again while it is resolved (a
+        loop) ends the resolution there, the rest kept as written. Python 3.13 goes on
+        resolving the rest: a loop with a rest is left to a checkout."""
+        resolved, rest = self._joined(folder.split("/") if folder else [], path, {})
+        if rest is not None and any(name not in ("", ".") for name in rest.split("/")):
+            raise _Undecided(f"{path}: a symlink loop, which Python versions resolve apart")
+        return "/".join(resolved)
+
+    def _joined(
+        self, resolved: list[str], rest: str, seen: dict[str, list[str] | None]
+    ) -> tuple[list[str], str | None]:
+        names = rest.split("/")
+        for at, name in enumerate(names):
+            if not name or name == ".":
+                continue
+            if name == "..":
+                if not resolved:
+                    raise _Undecided(f"{rest}: `..` leaves the repository")
+                resolved = resolved[:-1]
+                continue
+            if name.lower() == ".git":
+                raise _Undecided(f"{rest}: a name git decides")
+            newpath = [*resolved, name]
+            key = "/".join(newpath)
+            if self.kind(key) != _LINK:
+                resolved = newpath
+                continue
+            after = "/".join(names[at + 1 :])
+            if key in seen:
+                known = seen[key]
+                if known is None:  # a loop: what is left stays as written
+                    return newpath, after
+                resolved = known
+                continue
+            if len(seen) > _MOST_RESOLVED:
+                raise _Undecided(f"{key}: more links on the way than speclint follows")
+            seen[key] = None
+            resolved, left = self._joined(resolved, self.target(key), seen)
+            if left is not None:
+                return resolved, f"{left}/{after}"
+            seen[key] = resolved
+        return resolved, None
+
+    def read(self, root: str, path: str) -> tuple[bool, _Blob | LoadProblem, str | None]:
+        """What a checkout's walk and ``read_raw(root, path)`` make of ``path`` (from the
+        corpus folder ``root``): whether it is a folder to the walk (``stat``), what reading it
+        gives, and the path of the file read."""
+        reached = self.opened(root, path)
+        folder = not isinstance(reached, int) and reached[0] == _FOLDER
+        parent, _, name = path.rpartition("/")
+        above = self.opened(root, parent)
+        # `os.path.islink`: an lstat, which follows the folders on the way, not the name.
+        if (
+            not isinstance(above, int)
+            and above[0] == _FOLDER
+            and self.kind("/".join(filter(None, (above[1], name)))) == _LINK
+        ):
+            real = self.realpath(root, path)
+            if root and real != root and not real.startswith(root + "/"):
+                return folder, outside_root_problem(), None
+        if isinstance(reached, int):
+            return folder, open_problem(reached), None
+        if folder:
+            return folder, not_regular_problem("a folder"), None
+        _, _, oid, size = self._entries[reached[1]]
+        return folder, _Blob(oid, size), reached[1]
+
+    def link(self, path: str) -> _Link | str:
+        """The corpus's symlink at ``path`` (from the corpus folder) as a checkout shows it, or
+        why a checkout must say (:class:`_Undecided`)."""
+        try:
+            folder, read, target = self.read(self.inside.rstrip("/"), path)
+        except _Undecided as why:
+            return str(why)
+        return _Link(folder, read, target)
+
+
+def _folded(path: str) -> str:
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def _cat_blobs(top: Path, oids: list[str]) -> dict[str, bytes] | None:
+    """The contents of the blobs ``oids``, in one ``git cat-file --batch``; None when git
+    cannot give every one (a damaged or partial clone)."""
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, "cat-file", "--batch", "--buffer"],
+            cwd=top,
+            input="".join(f"{oid}\n" for oid in oids).encode("ascii"),
+            capture_output=True,
+            check=False,
+            timeout=120,
+            env={**_environment(), "GIT_NO_LAZY_FETCH": "1"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found: dict[str, bytes] = {}
+    out, at = done.stdout, 0
+    for oid in oids:
+        end = out.find(b"\n", at)
+        header = out[at:end].split() if end >= 0 else []
+        if len(header) != 3 or header[0].decode("ascii", "replace") != oid:
+            return None
+        if header[1] != b"blob" or not header[2].isdigit():
+            return None
+        size = int(header[2])
+        found[oid] = out[end + 1 : end + 1 + size]
+        at = end + 1 + size + 1
+    return found if done.returncode == 0 else None
+
+
 class RevisionFiles:
     """A revision's files under the corpus folder, read from git's object store: ``names``,
     every file listed (root-relative, in the walk's order: ``walk_order``), and :meth:`read`,
@@ -622,15 +957,36 @@ class RevisionFiles:
     later, from one long-running ``git cat-file --batch`` per process that reads (the rules run
     in forked workers: none shares another's pipe), stopped when this object is let go."""
 
-    def __init__(self, top: Path, commit: str, blobs: dict[str, _Blob], names: list[str]) -> None:
+    def __init__(
+        self,
+        top: Path,
+        commit: str,
+        blobs: dict[str, _Blob],
+        names: list[str],
+        links: dict[str, _Link | str] | None = None,
+        tree: _Tree | None = None,
+    ) -> None:
         self.top = top
         self.commit = commit
         self.names = names
         self._blobs = blobs
+        # The symlinks as a checkout shows them, or why a checkout must say (`is_folder`).
+        self._links = links or {}
+        self._tree = tree
         self._fetched: dict[str, bytes] = {}  # object id -> bytes
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0  # the process that started ``_process``
+
+    def is_folder(self, path: str) -> bool:
+        """Whether the walk of a checkout meets a folder at ``path``, a name of :attr:`names`:
+        a symlink to a folder, which ``os.walk`` lists among the folders and does not enter
+        (``speclint.model.corpus.revision_listing`` asks of the folders it walks).
+        :class:`NeedsCheckout` when a checkout must say (a target outside the repository)."""
+        found = self._links.get(path)
+        if isinstance(found, str):
+            raise NeedsCheckout(found)
+        return found is not None and found.folder
 
     def fetch(self, paths: Iterable[str]) -> None:
         """Read the bytes of ``paths`` (those not over the size limit) in one ``git cat-file``;
@@ -638,38 +994,26 @@ class RevisionFiles:
         wanted = sorted(
             {
                 blob.oid
-                for blob in (self._blobs.get(path) for path in paths)
+                for blob in (self._blob(path) for path in paths)
                 if blob is not None and blob.size <= MAX_FILE_BYTES
             }
             - self._fetched.keys()
         )
         if not wanted:
             return
-        try:
-            done = subprocess.run(
-                ["git", *_GIT_SAFETY, "cat-file", "--batch", "--buffer"],
-                cwd=self.top,
-                input="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
-                capture_output=True,
-                check=False,
-                timeout=120,
-                env={**_environment(), "GIT_NO_LAZY_FETCH": "1"},
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            raise NeedsCheckout("git cannot read the files' objects") from None
-        out, at = done.stdout, 0
-        for oid in wanted:
-            end = out.find(b"\n", at)
-            header = out[at:end].split() if end >= 0 else []
-            if len(header) != 3 or header[0].decode("ascii", "replace") != oid:
-                raise NeedsCheckout(f"git cannot read the object {oid}")
-            if header[1] != b"blob" or not header[2].isdigit():
-                raise NeedsCheckout(f"the object {oid} is no file")
-            size = int(header[2])
-            self._fetched[oid] = out[end + 1 : end + 1 + size]
-            at = end + 1 + size + 1
-        if done.returncode != 0:
+        found = _cat_blobs(self.top, wanted)
+        if found is None:
             raise NeedsCheckout("git cannot read the files' objects")
+        self._fetched.update(found)
+
+    def _blob(self, path: str) -> _Blob | None:
+        """The blob a checkout's ``path`` reads: its own, or the one its link leads to."""
+        blob = self._blobs.get(path)
+        if blob is None:
+            found = self._links.get(path)
+            if isinstance(found, _Link) and isinstance(found.read, _Blob):
+                return found.read
+        return blob
 
     def forget(self) -> None:
         """Let go of the bytes :meth:`fetch` read (the corpus keeps its documents' texts); a
@@ -685,12 +1029,10 @@ class RevisionFiles:
             return refused
         blob = self._blobs.get(path)
         if blob is None:
-            if any(name.startswith(path.rstrip("/") + "/") for name in self._blobs):
-                return LoadProblem(
-                    "not a regular file (a folder), so it was not read: remove it, or exclude it",
-                    unread=True,
-                )
-            return LoadProblem("cannot read the file: No such file or directory", unread=True)
+            found = self._unlisted(path)
+            if isinstance(found, LoadProblem):
+                return found
+            blob = found
         if blob.size > limit and not head:
             return size_problem(blob.size, limit)
         raw = self._fetched.get(blob.oid)
@@ -701,6 +1043,28 @@ class RevisionFiles:
                     "cannot read the file: git cannot read it at the base revision", unread=True
                 )
         return raw[:limit] if head else raw
+
+    def _unlisted(self, path: str) -> _Blob | LoadProblem:
+        """What reading ``path``, no file of the revision, gives: a symlink's target, or why
+        nothing is read (a folder, a missing file, a path through a link)."""
+        found = self._links.get(path)
+        if isinstance(found, _Link):
+            return found.read
+        if self._tree is None:  # no symlink: a folder, a path through a file, or nothing
+            if any(name.startswith(path.rstrip("/") + "/") for name in self._blobs):
+                return not_regular_problem("a folder")
+            parts = path.split("/")
+            if any("/".join(parts[:end]) in self._blobs for end in range(1, len(parts))):
+                return open_problem(errno.ENOTDIR)
+            return open_problem(errno.ENOENT)
+        try:
+            return self._tree.read(self._tree.inside.rstrip("/"), path)[1]
+        except _Undecided:
+            # Only a listed file is read (every reader of the corpus reads one), and a listed
+            # link a checkout must resolve has made the revision be checked out.
+            return LoadProblem(
+                "cannot read the file: git cannot read it at the base revision", unread=True
+            )
 
     def _read_one(self, blob: _Blob, keep: int) -> bytes | None:
         """The first ``keep`` bytes of ``blob``, through this process's ``git cat-file``."""

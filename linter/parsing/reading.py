@@ -74,24 +74,17 @@ def read_raw(
             # realpath does not raise on a loop; the open below then fails with ELOOP.
             target = Path(os.path.realpath(full))
             if not target.is_relative_to(root):
-                return LoadProblem(
-                    "a symlink that points outside the corpus root, so it was not read: put the "
-                    "file itself in the repository, or exclude the link",
-                    unread=True,
-                )
+                return outside_root_problem()
         # O_NONBLOCK: opening a FIFO for reading must not wait for a writer; fstat then tells.
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
         descriptor = os.open(full, flags)
     except OSError as error:
-        return LoadProblem(f"cannot read the file: {_reason(error)}", unread=True)
+        return open_problem(error)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             kind = next((name for test, name in _FILE_TYPES if test(status.st_mode)), "special")
-            return LoadProblem(
-                f"not a regular file ({kind}), so it was not read: remove it, or exclude it",
-                unread=True,
-            )
+            return not_regular_problem(kind)
         if status.st_size > limit and not head:
             return size_problem(status.st_size, limit)
         chunks = []
@@ -110,7 +103,7 @@ def read_raw(
             )
         return b"".join(chunks)
     except OSError as error:
-        return LoadProblem(f"cannot read the file: {_reason(error)}", unread=True)
+        return open_problem(error)
     finally:
         os.close(descriptor)
 
@@ -135,6 +128,33 @@ def size_problem(size: int, limit: int) -> LoadProblem:
         "so it was not read: split it, or exclude it",
         unread=True,
     )
+
+
+def outside_root_problem() -> LoadProblem:
+    """Why a symlink whose target lies outside the corpus root is not read."""
+    return LoadProblem(
+        "a symlink that points outside the corpus root, so it was not read: put the "
+        "file itself in the repository, or exclude the link",
+        unread=True,
+    )
+
+
+def not_regular_problem(kind: str) -> LoadProblem:
+    """Why a path that is no regular file (``kind``: "a folder", "a named pipe (FIFO)"...) is
+    not read."""
+    return LoadProblem(
+        f"not a regular file ({kind}), so it was not read: remove it, or exclude it",
+        unread=True,
+    )
+
+
+def open_problem(error: OSError | int) -> LoadProblem:
+    """Why a file that ``open`` refused is not read: the error, or its ``errno`` (a revision
+    read from git's objects knows which error a checkout's ``open`` would meet; the words are
+    the system's, as they are for the error itself)."""
+    if isinstance(error, int):
+        error = OSError(error, os.strerror(error))
+    return LoadProblem(f"cannot read the file: {_reason(error)}", unread=True)
 
 
 def _reason(error: OSError) -> str:

@@ -8,7 +8,7 @@ run that changed nothing does not pay for the corpus model's parsers.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from speclint.parsing.kinds import INSTALLED_FOLDER_NAMES, installed_folder
@@ -67,10 +67,16 @@ def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[s
                 yield prefix + name
 
 
-def revision_listing(names: Iterable[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+def revision_listing(
+    names: Iterable[str], is_folder: Callable[[str], bool] | None = None
+) -> tuple[list[str], tuple[tuple[str, str], ...]]:
     """What :func:`listing` and :func:`skipped_folders` give for a folder that holds exactly
     ``names`` (root-relative files: a git revision's, read without a checkout), and no empty
-    folder (git keeps none): the files, in the walk's order, and the folders not entered."""
+    folder (git keeps none): the files, in the walk's order, and the folders not entered.
+    ``is_folder`` says which names are symlinks to folders (``gitbase.RevisionFiles``): the
+    walk lists those among a folder's subfolders (which tell an installed folder by its
+    marker) and enters none. It is asked of the names of the folders walked alone, and what it
+    raises (a link that needs a checkout) is the caller's."""
     files: dict[str, list[str]] = {}
     folders: dict[str, set[str]] = {}
     for name in names:
@@ -88,12 +94,16 @@ def revision_listing(names: Iterable[str]) -> tuple[list[str], tuple[tuple[str, 
     stack = [""]
     while stack:  # as os.walk, top-down: a folder's files, then each subfolder's, in order
         folder = stack.pop()
-        here, inner = files.get(folder, []), sorted(folders.get(folder, ()))
+        prefix = folder + "/" if folder else ""
+        here, entered = files.get(folder, []), sorted(folders.get(folder, ()))
+        linked = {name for name in here if is_folder(prefix + name)} if is_folder else set()
+        if linked:
+            here = [name for name in here if name not in linked]
+        inner = sorted({*entered, *linked}) if linked else entered
         why = installed_folder(folder.rpartition("/")[2], here, inner) if folder else None
         if why is not None:
             skipped.append((shown_path(folder) + "/", why))
             continue
-        prefix = folder + "/" if folder else ""
         found += [prefix + name for name in sorted(here) if name != ".git"]
-        stack += [prefix + d for d in reversed(inner) if d not in _UNSEEN_FOLDERS]
+        stack += [prefix + d for d in reversed(entered) if d not in _UNSEEN_FOLDERS]
     return found, tuple(skipped)

@@ -920,7 +920,7 @@ def _lint_base(
             revision = None
         if revision is not None:
             try:
-                tree, skipped = revision_listing(revision.names)
+                tree, skipped = revision_listing(revision.names, revision.is_folder)
                 # A checkout holds only tracked files, of which git ignores none.
                 hidden: GitIgnored = (frozenset(), ())
                 # The base has no folder: nothing may read one (``Corpus.read_file`` reads the

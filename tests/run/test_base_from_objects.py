@@ -14,7 +14,8 @@ import pytest
 from test_diff_base import git
 
 from conftest import cli_in_process, schema, write_files
-from speclint.parsing.gitbase import NeedsCheckout, revision_files
+from speclint.parsing.gitbase import NeedsCheckout, RevisionFiles, revision_files
+from speclint.parsing.reading import read_raw
 from speclint.parsing.tree import SKIPPED_FOLDERS, listing, revision_listing, skipped_folders
 from speclint.run import engine
 
@@ -229,14 +230,9 @@ def test_what_the_corpus_reads_beside_its_documents_is_the_bases(
     assert outcome.gate is not None
 
 
-def symlinked(root: Path) -> None:
-    (root / "corpus/link.schema.json").symlink_to("a.schema.json")
-
-
 @pytest.mark.parametrize(
     ("case", "files", "configuration", "why"),
     [
-        ("symlink", {}, (), "a symlink"),
         (
             "filter",
             {"corpus/.gitattributes": "*.json filter=demo\n"},
@@ -268,8 +264,6 @@ def test_the_base_is_checked_out_when_a_checkout_could_differ_from_the_objects(
 ) -> None:
     repo = write_files(tmp_path / "repo", {"corpus/a.schema.json": TWICE, **files})
     git(repo, "init", "-q", "-b", "main")
-    if case == "symlink":
-        symlinked(repo)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
     for name, value in configuration:
@@ -356,3 +350,228 @@ def test_reads_are_bounded_and_answered_later_as_from_a_checkout(tmp_path: Path)
     os.waitpid(child, 0)
     assert revision.read("sub/b.md") == b"# b\n"
     revision.close()
+
+
+# --- symlinks, resolved through the revision's tree ------------------------------------------------
+
+
+def linked(root: Path, links: dict[str, str]) -> Path:
+    """Symlinks made under ``root``, path -> target, as ``ln -s TARGET PATH`` makes them."""
+    for path, target in links.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).symlink_to(target)
+    return root
+
+
+def read_as_checked_out(corpus: Path, *also: str) -> RevisionFiles:
+    """The corpus at HEAD read from git's objects, listed as the walk lists the work tree (a
+    checkout of HEAD) and each of its files, and ``also``, read as ``read_raw`` reads them
+    there: the same bytes, or the same problem."""
+    corpus = corpus.resolve()
+    revision = revision_files(corpus, "HEAD", SKIPPED_FOLDERS)
+    tree, skipped = revision_listing(revision.names, revision.is_folder)
+    assert (tree, list(skipped)) == (listing(corpus), skipped_folders(corpus))
+    for path in [*tree, *also]:
+        assert revision.read(path) == read_raw(corpus, path), path
+    return revision
+
+
+def problem(revision: RevisionFiles, path: str) -> str:
+    read = revision.read(path)
+    assert not isinstance(read, bytes), path
+    return read.message
+
+
+def test_a_symlink_to_a_file_inside_the_root_reads_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page linked under another name (`CLAUDE.md -> AGENTS.md`), a schema linked from a
+    folder, a link to that link, and a link whose target goes through a link to a folder: each
+    is the file it leads to, and the base's findings are the worktree's."""
+    monkeypatch.setenv("SPECLINT_CACHE_DIR", str(tmp_path / "cache"))
+    repo = write_files(
+        tmp_path / "repo",
+        {
+            "AGENTS.md": "# Agents\n\nRead [the schema](twice.schema.json).\n",
+            "twice.schema.json": TWICE,
+        },
+    )
+    linked(
+        repo,
+        {
+            "CLAUDE.md": "AGENTS.md",
+            "api/current.schema.json": "../twice.schema.json",
+            "api/latest.schema.json": "current.schema.json",
+            "v1": "api",
+            "pinned.schema.json": "./v1/../v1/latest.schema.json",
+        },
+    )
+    committed(repo, {})
+    revision = read_as_checked_out(repo, "v1/current.schema.json")
+    assert revision.read("CLAUDE.md") == revision.read("AGENTS.md")
+    assert revision.read("pinned.schema.json") == TWICE.encode()
+    committed(repo, {"twice.schema.json": schema(type="object")}, "fix the schema")
+    read, checked = both_ways(monkeypatch, repo)
+    assert read == checked
+    twice = {entry[1] for entry in read[0] if entry[0] == "duplicate-key"}
+    assert twice >= {"api/latest.schema.json", "pinned.schema.json", "twice.schema.json"}
+    gate = ("check", ".", "--diff-base", "HEAD~1", "--no-cache", "--format", "json")
+    with monkeypatch.context() as patched:
+        no_worktree(patched)
+        objects = cli_in_process(*gate, cwd=repo)
+    with monkeypatch.context() as patched:
+        checked_out_instead(patched)
+        worktree = cli_in_process(*gate, cwd=repo)
+    assert (objects.returncode, objects.stdout) == (worktree.returncode, worktree.stdout)
+
+
+def test_a_symlink_to_a_folder_is_a_folder_the_walk_does_not_enter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link to a folder is no file and is not walked (its files are read where they are),
+    and it is a folder of its parent: a `lib` linked into a folder with a `pyvenv.cfg` makes
+    it a virtual environment, which the walk skips."""
+    repo = write_files(
+        tmp_path / "repo",
+        {
+            "plugins/skills/draft/SKILL.md": "# Draft\n",
+            "tools/env/pyvenv.cfg": "home = /usr/bin\n",
+            "tools/env/NOTES.md": "# Notes\n",
+            "tools/shared/site.py": "\n",
+        },
+    )
+    linked(repo, {"docs/.site/skills/draft": "../../../plugins/skills/draft",
+                  "tools/env/lib": "../shared"})  # fmt: skip
+    committed(repo, {"docs/index.md": "# Docs\n"})
+    revision = read_as_checked_out(
+        repo, "docs/.site/skills/draft", "docs/.site/skills/draft/SKILL.md", "tools/env/lib"
+    )
+    assert "(a folder)" in problem(revision, "docs/.site/skills/draft")
+    assert revision.read("docs/.site/skills/draft/SKILL.md") == b"# Draft\n"
+    assert revision_listing(revision.names, revision.is_folder)[1] == (
+        ("tools/env/", "a Python virtual environment (pyvenv.cfg)"),
+    )
+    committed(repo, {"docs/index.md": "# The docs\n"}, "edit")
+    read, checked = both_ways(monkeypatch, repo)
+    assert read == checked
+
+
+def test_a_symlink_out_of_the_root_is_refused_as_in_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus is a folder of the repository; a link from it to a file beside it is not
+    read (`read_raw` refuses a target out of the root), and a link to a folder beside it is a
+    folder: both resolved through the rest of the repository's tree."""
+    repo = write_files(
+        tmp_path / "repo",
+        {"outside.schema.json": TWICE, "shared/a.md": "# A\n", "spec/page.md": "# Page\n"},
+    )
+    linked(repo, {"spec/api/outside.schema.json": "../../outside.schema.json",
+                  "spec/shared": "../shared", "spec/api/top": "../.."})  # fmt: skip
+    committed(repo, {})
+    revision = read_as_checked_out(repo / "spec", "shared/a.md", "api/top/outside.schema.json")
+    assert "outside the corpus root" in problem(revision, "api/outside.schema.json")
+    committed(repo, {"spec/page.md": "# The page\n"}, "edit")
+    read, checked = both_ways(monkeypatch, repo / "spec")
+    assert read == checked
+    assert ("parse-error", "api/outside.schema.json") in {(e[0], e[1]) for e in read[0]}
+
+
+@pytest.mark.parametrize("target", ["/etc/hostname", "../../../../../outside.json"])
+def test_a_symlink_out_of_the_repository_is_left_to_a_checkout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    """Where a target outside the repository leads (a file, a folder, nothing) is the disk's,
+    not the revision's: the walk of a checkout decides, in a worktree."""
+    repo = write_files(tmp_path / "repo", {"spec/a.schema.json": TWICE})
+    linked(repo, {"spec/host.json": target})
+    committed(repo, {})
+    revision = revision_files(repo / "spec", "HEAD", SKIPPED_FOLDERS)
+    with pytest.raises(NeedsCheckout, match=r"outside the repository|leaves the repository"):
+        revision_listing(revision.names, revision.is_folder)
+    checked: list[str] = []
+    real = engine.base_checkout
+
+    def counted(corpus: Path, ref: str):  # type: ignore[no-untyped-def]
+        checked.append(ref)
+        return real(corpus, ref)
+
+    monkeypatch.setattr(engine, "base_checkout", counted)
+    base = base_of(repo / "spec", "HEAD")
+    assert checked == ["HEAD"]
+    assert "duplicate-key" in {entry.rule for entry in base.entries}
+
+
+def test_dangling_looping_and_chained_symlinks_say_what_the_checkout_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link to nothing, to itself, two links to each other, a link through a file, and a
+    chain of more links than the system follows: files to the walk, each refused with the
+    message `read_raw` gives in a checkout."""
+    repo = write_files(tmp_path / "repo", {"twice.schema.json": TWICE, "d/keep.md": "# Keep\n"})
+    # A chain kept where the walk never goes: only the links that enter it are resolved.
+    chain = {f"node_modules/chain/{n}.json": f"{n + 1}.json" for n in range(45)}
+    chain["node_modules/chain/45.json"] = "../../twice.schema.json"
+    linked(
+        repo,
+        {
+            "dangling.schema.json": "missing.schema.json",
+            "self.schema.json": "self.schema.json",
+            "ping.json": "pong.json",
+            "pong.json": "ping.json",
+            "spin.json": "d/../spin.json",  # a loop through a folder
+            "through.json": "twice.schema.json/x",
+            "slash.json": "twice.schema.json/",
+            "deep.json": "node_modules/chain/0.json",  # 47 links: past every system's bound
+            "shallow.json": "node_modules/chain/20.json",  # 27 links: within every one
+            **chain,
+        },
+    )
+    committed(repo, {})
+    revision = read_as_checked_out(repo)
+    assert "No such file" in problem(revision, "dangling.schema.json")
+    for looping in ("self.schema.json", "ping.json", "spin.json", "deep.json"):
+        assert "a symlink in a loop" in problem(revision, looping)
+    assert "Not a directory" in problem(revision, "through.json")
+    assert revision.read("shallow.json") == TWICE.encode()
+    committed(repo, {"twice.schema.json": schema(type="object")}, "fix")
+    read, checked = both_ways(monkeypatch, repo)
+    assert read == checked
+
+
+def test_symlinks_in_folders_never_walked_are_never_resolved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Links out of the repository inside `node_modules/` and inside a virtual environment
+    (told by its marker) need no checkout: the walk never enters those folders."""
+    repo = write_files(
+        tmp_path / "repo",
+        {
+            "a.schema.json": TWICE,
+            "node_modules/tool/index.js": "\n",
+            "env/pyvenv.cfg": "home = /usr/bin\n",
+        },
+    )
+    linked(repo, {"node_modules/.bin/tool": "/usr/bin/env", "env/bin/python": "/usr/bin/python3"})
+    committed(repo, {})
+    read_as_checked_out(repo)
+    committed(repo, {"a.schema.json": schema(type="object")}, "fix")
+    read, checked = both_ways(monkeypatch, repo)
+    assert read == checked
+
+
+def test_symlinks_are_plain_files_where_git_writes_no_symlinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `core.symlinks` false (git's setting on a file system without symlinks) a checkout
+    writes each link as a file holding its target: so does the base read from the objects."""
+    repo = write_files(tmp_path / "repo", {"AGENTS.md": "# Agents\n", "a.schema.json": TWICE})
+    linked(repo, {"CLAUDE.md": "AGENTS.md", "b.schema.json": "a.schema.json"})
+    committed(repo, {})
+    committed(repo, {"a.schema.json": schema(type="object")}, "fix")
+    git(repo, "config", "core.symlinks", "false")
+    revision = revision_files(repo, "HEAD", SKIPPED_FOLDERS)
+    assert revision.read("CLAUDE.md") == b"AGENTS.md"
+    read, checked = both_ways(monkeypatch, repo)
+    assert read == checked
+    assert ("parse-error", "b.schema.json") in {(e[0], e[1]) for e in read[0]}
