@@ -138,6 +138,23 @@ def _timed(command: list[str], repo: Path, env: dict[str, str]) -> float:
     return elapsed
 
 
+def _listening(speclint: list[str], repo: Path, env: dict[str, str], wait: float = 300) -> None:
+    """Once the checker the first commit started listens (it warms before it does)."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        status = subprocess.run(
+            [*speclint, "daemon", "status", str(repo)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        if re.search(r"process \d+", status.stdout):
+            return
+        time.sleep(0.5)
+    raise SystemExit(f"no resident checker of {repo} listened within {wait:g} s")
+
+
 def _reset(repo: Path) -> None:
     _git(repo, "reset", "-q", "--hard", "base")
     _git(repo, "clean", "-fdq")
@@ -178,7 +195,7 @@ def hook_figures(name: str, tree: Path, repeat: int, scratch: Path) -> HookFigur
                     if n:  # the first commit of each kind warms what the kind re-runs
                         times.append(elapsed)
                     if mode == "resident" and n == 0:
-                        time.sleep(3)  # the checker the first commit started, warmed
+                        _listening(speclint, repo, env)
                 getattr(figures, mode)[scenario] = statistics.median(times)
             _reset(repo)
     finally:

@@ -249,8 +249,13 @@ class RunCache:
     def get(self, key: str) -> dict[str, Any] | None:
         if not self.usable:
             return None
-        found: dict[str, Any] | None = fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
+        entry = self.folder / f"{key}{ENTRY}"
+        found: dict[str, Any] | None = fetch(entry, dict[str, Any])
         if found is not None and found.get("code") == code_fingerprint():
+            # Used now: ``put`` keeps the entries used last, not those written last. The hook's
+            # base (HEAD) is read by every attempt at a commit and written by none of them.
+            with contextlib.suppress(OSError, NotImplementedError):
+                os.utime(entry, follow_symlinks=False)
             return found
         return None
 

@@ -3,12 +3,14 @@ input the result depends on invalidates it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from conftest import cli_in_process, copy_bundled_corpus
 from speclint.common.cache_folder import ENTRY, corpus_folder
 from speclint.common.places import cache_home
+from speclint.run.cache import KEEP_RUNS, RunCache
 
 
 def corpus_copy(tmp_path: Path) -> Path:
@@ -333,3 +335,22 @@ def test_a_damaged_commands_memo_in_a_parse_entry_is_a_miss_never_a_wrong_key(
         document.derived[PAGE_COMMANDS] = damaged
         entry.write_bytes(dumps(dataclasses.replace(document)))
         assert provenance_key(root) == fresh
+
+
+def test_the_run_cache_keeps_the_entries_used_last_not_those_written_last(tmp_path: Path) -> None:
+    # The hook's base (HEAD) is read by every attempt at a commit and written by none: eight
+    # attempts must not push it out.
+    folder = tmp_path / "corpus-cache"
+    folder.mkdir(mode=0o700)
+    runs = RunCache(folder)
+    runs.put("head-of-the-branch", {"findings": []})
+    for attempt in range(KEEP_RUNS - 1):
+        runs.put(f"attempt-{attempt}", {"findings": []})
+    entries = sorted(runs.folder.iterdir())
+    for age, entry in enumerate(entries):  # written a second apart, the head first
+        os.utime(entry, (1_000 + age, 1_000 + age))
+    os.utime(runs.folder / f"head-of-the-branch{ENTRY}", (1_000, 1_000))
+    assert runs.get("head-of-the-branch") is not None
+    runs.put("one-more-attempt", {"findings": []})
+    assert runs.get("head-of-the-branch") is not None
+    assert len(list(runs.folder.iterdir())) == KEEP_RUNS
