@@ -147,10 +147,16 @@ def combine(
     reported once at the example page, with the copy as a related location and a member."""
     found = [finding for findings in results.values() for finding in findings]
     copies = _copies(corpus, found)
+    # Each finding's copies, gathered in one pass (asked finding by finding, every finding was
+    # compared with every other: a corpus's findings squared).
+    copied: dict[int, list[Finding]] = {}
+    for finding in found:
+        if id(finding) in copies:
+            copied.setdefault(copies[id(finding)], []).append(finding)
     for finding in found:
         if id(finding) in copies:
             continue
-        embedded = [f for f in found if copies.get(id(f)) == id(finding)]
+        embedded = copied.get(id(finding), [])
         if not embedded:
             yield finding
             continue

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar, cast
 
 from speclint.common.findings import Location
+from speclint.common.lines import Lines
 from speclint.common.parallel import default_jobs, forked_map
 from speclint.common.progress import current
 from speclint.common.storage import StorageError, checker, loads
@@ -158,10 +159,12 @@ class Document:
         return cast(T, self.kept[name])
 
     @cached_property
-    def lines(self) -> list[str]:
-        """The text's lines (split on ``\n``), made once: rules that look around a position (the
-        comment above a schema) would otherwise split a 20 MB document at every look."""
-        return self.text.split("\n") if self.text is not None else []
+    def lines(self) -> Lines:
+        """The text's lines (split on ``\n``), indexed once: rules that look around a position
+        (the comment above a schema) would otherwise split a 20 MB document at every look. Each
+        line is made when read (``speclint.common.lines``): a list of them would be a second copy
+        of every page in memory."""
+        return Lines(self.text)
 
     def position(self, pointer: str) -> Position:
         """The closest recorded position: the pointer itself or its nearest ancestor."""

@@ -23,7 +23,7 @@ when asked, are asked for only when a finding is placed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,7 +95,9 @@ def _last_at_or_before(starts: tuple[int, ...], line: int) -> int:
     return low - 1
 
 
-def descriptions(data: Any, position: Any, lines: list[str], yaml: bool) -> Iterator[Description]:
+def descriptions(
+    data: Any, position: Any, lines: Sequence[str], yaml: bool
+) -> Iterator[Description]:
     """Every description of an API document's ``data``, in document order. ``position`` gives
     a pointer's (line, column) of its key; ``lines`` are the file's; ``yaml``: a YAML file,
     whose literal block scalars map exactly."""
@@ -134,7 +136,7 @@ def _example_objects(key: str, value: Any) -> bool:
     return key == "examples" and isinstance(value, dict)
 
 
-def _literal_lines(text: str, key: Position, lines: list[str]) -> tuple[int, int]:
+def _literal_lines(text: str, key: Position, lines: Sequence[str]) -> tuple[int, int]:
     """The first line and the indentation of a literal block scalar's text in the file, when
     every line of the text is its line of the file less that indentation (YAML 1.2 §8.1.2);
     (0, 0) otherwise."""

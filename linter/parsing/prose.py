@@ -18,6 +18,7 @@ import sys
 import unicodedata
 from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -237,7 +238,7 @@ class CommentBlocks:
     is about, between the paragraph that introduces a fence, a list or a table and that block:
     the paragraph is still the one beside it (issue 44, item 12). ``lines``: the page's lines."""
 
-    def __init__(self, prose: ProseDocument | None, lines: list[str]) -> None:
+    def __init__(self, prose: ProseDocument | None, lines: Sequence[str]) -> None:
         self.lines = lines
         # Comments only: an HTML block that holds a comment among other HTML (`<details>`) is
         # content of the page.

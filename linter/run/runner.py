@@ -33,7 +33,7 @@ from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.schemas.references import ReferenceIndex
 from speclint.analyses.schemas.validation import install_safe_patterns
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
-from speclint.common.collector import before_fork, frozen_heap
+from speclint.common.collector import before_fork, frozen_heap, release_free_memory
 from speclint.common.findings import Finding, Location, Severity, sorted_findings
 from speclint.common.lifecycle import child_started, start_child
 from speclint.common.parallel import default_jobs
@@ -336,6 +336,8 @@ def _forked(
         # Recorded before it starts: a signal held across the fork is raised as it returns.
         everyone.append(worker)
         try:
+            # What the C allocator holds free is not counted again in the worker (collector).
+            release_free_memory()
             before_fork()  # the worker's collector leaves what it inherits alone (collector)
             start_child(process)
         finally:
@@ -545,6 +547,10 @@ def run_rules(
     run's time limit comes (each is an ``internal-error``)."""
 
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
+    # The files' bytes, let go after the parse, left their memory free but resident in the C
+    # heap, where the indexes built next (Python's small objects have arenas of their own) do
+    # not reuse it: handed back, it is not counted in this process's peak (collector).
+    release_free_memory()
     keep_hypothesis_private()  # never `.hypothesis` in the working directory (the repository)
     selected = dict(rules) if rules is not None else select_rules(corpus)
     # What a rule leaves to another it reports itself when that one does not run (Context.runs).

@@ -196,3 +196,50 @@ def test_a_programs_outputs_are_generated_and_never_an_apis_original(
     assert made.kind == GENERATED
     assert "tools/extract/extract.py" in made.evidence and "operationId" in made.evidence
     assert run_rule(root, "inline-copy") == []
+
+
+def _inline_api(properties: dict[str, object]) -> str:
+    return json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "Kennel", "version": "1.0.0"},
+            "paths": {
+                "/dogs": {
+                    "get": {
+                        "responses": {
+                            "200": {
+                                "description": "ok",
+                                "content": {
+                                    "application/json": {
+                                        "schema": {"type": "object", "properties": properties}
+                                    }
+                                },
+                            }
+                        }
+                    }
+                }
+            },
+        },
+        indent=2,
+    )
+
+
+def test_an_inline_copy_is_paired_among_definitions_of_other_versions_and_other_members(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The originals are looked up by version and by the members they declare (a corpus ten
+    times over compared each inline schema with every definition): the copy is still paired
+    with the definition of its own version, and not with the same members at another one."""
+    dog = {"name": {"type": "string"}, "breed": {"type": "string"}, "age": {"type": "integer"}}
+    files: dict[str, str | bytes] = {
+        "api/1.0.0/openapi.json": _inline_api(dog),
+        "schemas/1.0.0/dog.json": schema(type="object", properties=dog),
+        "schemas/2.0.0/dog.json": schema(type="object", properties=dog),
+    }
+    for n in range(30):  # definitions that declare none of the copy's members
+        files[f"schemas/1.0.0/cat{n}.json"] = schema(
+            type="object", properties={f"whisker{n}": {"type": "string"}, "tail": {}}
+        )
+    (found,) = run_rule(make_corpus(files), "inline-copy")
+    assert found.location.path == "api/1.0.0/openapi.json"
+    assert [r.path for r in found.related] == ["schemas/1.0.0/dog.json"]

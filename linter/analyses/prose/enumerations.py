@@ -80,7 +80,7 @@ something ("6 variants of URI") counts only a list whose text speaks of that thi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -766,7 +766,7 @@ def _code_lead(item: Any) -> str | None:
 def _list_sets(
     path: str,
     prose: ProseDocument,
-    lines: list[str],
+    lines: Sequence[str],
     blocks: CommentBlocks,
     lead: Any = _code_lead,
 ) -> Iterator[ProseSet]:
@@ -916,7 +916,7 @@ def _one_convention(values: list[str] | tuple[str, ...]) -> bool:
 
 
 def _term_lists(
-    path: str, prose: ProseDocument, lines: list[str], blocks: CommentBlocks
+    path: str, prose: ProseDocument, lines: Sequence[str], blocks: CommentBlocks
 ) -> Iterator[ProseSet]:
     """``* **LOW**: background work``: bold values, under a sentence or heading naming the
     field, all spelt alike."""

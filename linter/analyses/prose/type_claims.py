@@ -43,7 +43,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -432,7 +432,7 @@ def _operation_rows(document: Document, table: Table) -> list[ClaimGroup]:
 LISTING_FORMS = frozenset({"pseudo-schema", "Python class", "TypeScript interface"})
 
 
-def _block_start(lines: list[str], line: int, content: str) -> int | None:
+def _block_start(lines: Sequence[str], line: int, content: str) -> int | None:
     """The line (from 1) of a code block's first content line: a fence's is the one after
     its opening line, an indented block's its own (whichever the model gives)."""
     first = content.split("\n", 1)[0]
