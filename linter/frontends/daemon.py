@@ -276,6 +276,7 @@ class Daemon:
                     self.handle(connection)
                 # The answer is sent and the connection closed: what the run added to the
                 # caches goes to the cache folder now, in a process of its own.
+                self.resident.settle()
                 self.resident.write()
                 last = time.monotonic()
         finally:
@@ -294,7 +295,7 @@ class Daemon:
         env = {k: v for k, v in os.environ.items() if k != "GIT_INDEX_FILE"}
         answer = self.run(warm["argv"], warm["cwd"], env, warm["umask"], False)
         documents, results = self.resident.documents, self.resident.results
-        results.prime()  # the rules' entries, for the first commit's edited pages
+        self.resident.settle()  # what the folder gave it, made ready before it listens
         print(
             f"speclint daemon {os.getpid()}: warmed with `speclint {' '.join(warm['argv'])}` in "
             f"{time.monotonic() - began:.2f} s (exit {answer['code']}; from the cache folder: "

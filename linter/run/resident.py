@@ -138,6 +138,7 @@ class Documents(ParseCache):
         self.parsed: dict[str, Document] = {}
         self.fetched: dict[str, Document] = {}  # read from the folder in this run
         self.unwritten: dict[str, Document] = {}  # parsed, not in the folder yet
+        self.packed: list[Document] = []  # read from the folder, their prose models packed
         self.home: Path | None = None
         self.writes = False
         self.opened: ParseCache | None = None
@@ -177,8 +178,17 @@ class Documents(ParseCache):
         self.kept = {name: everything[name] for name in sorted(self.used) if name in everything}
         if self.home is not None and self.writes:
             self.unwritten.update(self.parsed)
+        self.packed.extend(self.fetched.values())
         self.parsed = {}
         self.fetched = {}
+
+    def unpack(self) -> None:
+        """Decode the prose models of the documents read from the folder (kept packed there,
+        ``Document.prose``): once, in this process, not in every forked rule that reads them at
+        every run (``runner._read_models`` decodes only what several rules would)."""
+        for document in self.packed:
+            _ = document.prose
+        self.packed = []
 
     def pending(self) -> bool:
         return bool(self.unwritten)
@@ -406,6 +416,14 @@ class Resident:
     def listed(self) -> None:
         """The run's files are read: those no longer listed are forgotten."""
         self.files.end()
+
+    def settle(self) -> None:
+        """Between runs (a checker's warm-up, and after each answer): what the folder gave the
+        last run made ready for the next, the documents' prose models decoded and the rule
+        cache's file read, so that no run pays for them again."""
+        self._reap()  # a writer done: the file it wrote is the one memory holds
+        self.documents.unpack()
+        self.results.prime()
 
     def pending(self) -> bool:
         """Whether the last run added what the folder does not hold yet."""

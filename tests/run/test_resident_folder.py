@@ -73,6 +73,11 @@ def test_a_checker_over_a_warm_folder_parses_nothing_and_runs_no_rule(
     assert fresh.documents.reads == len(alone.result.inventory) > 0
     assert fresh.results.reads > 0
     assert again.findings == alone.findings
+    # Between runs, the pages' prose models (packed in the folder) are decoded once, here, not in
+    # every rule's worker at every run.
+    assert any(d.packed_model is not None for d in fresh.documents.kept.values())
+    fresh.settle()
+    assert all(d.packed_model is None for d in fresh.documents.kept.values())
 
 
 def test_a_run_through_the_checker_leaves_its_result_in_the_folder(
