@@ -143,6 +143,12 @@ def _packages_digest(digest: Any, names: Iterable[str]) -> None:
 _warned: set[str] = set()
 
 
+def warn_afresh() -> None:
+    """A run starts in a process that ran others (a resident checker's request): what a run says
+    once, that a folder is refused, it says again, as a run in its own process would."""
+    _warned.clear()
+
+
 def _refuse(folder: Path) -> None:
     if str(folder) not in _warned:
         _warned.add(str(folder))

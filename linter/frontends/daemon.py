@@ -45,7 +45,7 @@ from typing import Any
 import click
 
 from speclint.analyses.context import Context
-from speclint.common.cache_folder import installed_code
+from speclint.common.cache_folder import installed_code, warn_afresh
 from speclint.common.lifecycle import Interrupted, interruptible
 from speclint.frontends import cli
 from speclint.frontends.client import (
@@ -142,7 +142,7 @@ class Daemon:
     def __init__(self, root: Path, idle: float) -> None:
         self.root = root.resolve()
         self.idle = idle
-        self.resident = Resident(self.root)
+        self.resident = Resident(self.root, writes=True)
         self.code = installed_code()
         self.started = time.time()
         self.served = 0
@@ -204,6 +204,9 @@ class Daemon:
         try:
             _take_on(env, umask)
             os.chdir(cwd)
+            # What a run in its own process says once (a cache folder refused) it says at each
+            # request, as that process would.
+            warn_afresh()
             token = RESIDENT.set(self.resident)
             try:
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -255,6 +258,7 @@ class Daemon:
         except OSError:
             listener.close()
             raise
+        self.resident.write()  # what the warm-up added, once it listens
         if warm is None:
             # Clients may connect from now on; the first is answered once this is done.
             _warm()
@@ -270,9 +274,14 @@ class Daemon:
                     continue
                 with connection:
                     self.handle(connection)
+                # The answer is sent and the connection closed: what the run added to the
+                # caches goes to the cache folder now, in a process of its own.
+                self.resident.settle()
+                self.resident.write()
                 last = time.monotonic()
         finally:
             listener.close()
+            self.resident.wait()  # what the last request added is in the folder before it exits
             if _still_ours(path, mine):
                 with contextlib.suppress(OSError):
                     os.unlink(path)
@@ -285,9 +294,14 @@ class Daemon:
         began = time.monotonic()
         env = {k: v for k, v in os.environ.items() if k != "GIT_INDEX_FILE"}
         answer = self.run(warm["argv"], warm["cwd"], env, warm["umask"], False)
+        documents, results = self.resident.documents, self.resident.results
+        self.resident.settle()  # what the folder gave it, made ready before it listens
         print(
             f"speclint daemon {os.getpid()}: warmed with `speclint {' '.join(warm['argv'])}` in "
-            f"{time.monotonic() - began:.2f} s (exit {answer['code']})",
+            f"{time.monotonic() - began:.2f} s (exit {answer['code']}; from the cache folder: "
+            f"{self.resident.runs.reads} results, {documents.reads} documents, "
+            f"{results.reads} rule entries; parsed {documents.misses} documents, "
+            f"{results.misses} rule entries missed)",
             flush=True,
         )
 

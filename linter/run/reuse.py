@@ -5,8 +5,9 @@ Two keep it:
 
 - :class:`FolderCaches`, the user's cache folder (``speclint.run.cache``): ``speclint check``,
   the pre-commit hook, ``speclint baseline write``;
-- :class:`speclint.run.resident.Resident`, memory: the daemon's resident checker
-  (``speclint.frontends.daemon``) and the language server (``speclint.frontends.lsp``), each
+- :class:`speclint.run.resident.Resident`, memory over the cache folder's: the daemon's
+  resident checker (``speclint.frontends.daemon``), which reads the folder and writes to it what
+  its runs add, and the language server (``speclint.frontends.lsp``), which only reads it, each
   holding one for its corpus.
 
 Both keep the same entries under the same keys, so the same inputs give the same result, byte for
@@ -87,16 +88,19 @@ class FolderCaches:
 
 def caches_for(root: Path, wanted: bool, resident: Resident | None) -> Caches | None:
     """The caches of a run of the corpus at ``root``, begun: the resident checker's when it is
-    this corpus's, else the cache folder's; None with ``--no-cache`` (``wanted`` false), with
+    this corpus's (over the cache folder's, when that is private), else the cache folder's; None with ``--no-cache`` (``wanted`` false), with
     ``SPECLINT_NO_CACHE=1`` (for a resident checker too: a cold run is asked for), and when no
     private cache folder can be had."""
     if not (wanted and enabled()):
         return None
     caches: Caches
+    folder = corpus_folder(root)
     if resident is not None and resident.serves(root):
+        # Memory over the folder's caches; over none when the folder is not private (refused
+        # as for a run in its own process, and said so).
+        resident.use_folder(folder)
         caches = resident
     else:
-        folder = corpus_folder(root)
         if folder is None:
             return None
         caches = FolderCaches(folder)

@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -27,6 +28,7 @@ from test_lsp import RUN_SNAPSHOT
 
 from conftest import REPOSITORY, cli_in_process, copy_bundled_corpus, write_files
 from speclint.frontends import cli, client, daemon
+from speclint.run import engine
 from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
 from speclint.run.resident import RACY_NANOSECONDS, Resident
@@ -812,3 +814,78 @@ def test_the_checker_the_hook_started_exits_when_speclint_is_upgraded_under_it(
             if not gone(pid):
                 os.kill(pid, 9)
                 raise AssertionError(f"process {pid} outlived `speclint daemon stop`")
+
+
+# --- the checker's caches over the cache folder's (issue 51) -------------------------------------
+
+
+@needs_git
+@needs_proc
+def test_the_hooks_checker_starts_from_the_cache_folder_and_leaves_it_current(
+    tmp_path: Path, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checker the hook starts warms from what that hook left in the cache folder (no
+    document parsed, no rule run: its log counts them); a commit judged through it is in the
+    folder's run cache once it exits, so the next hook, in its own process, lints only its
+    change: the base is that commit, answered from the folder."""
+    repo = committed(tmp_path)
+    root = repo.resolve()
+    env = automatic_env(SPECLINT_CACHE_DIR=str(tmp_path / "cache"))
+    pids: list[int] = []
+    try:
+        stage(repo, finding=False)
+        assert hook(repo, env).returncode == 0
+        pids.append(checker_of(root))
+        log = client.socket_path(root).with_suffix(".log").read_text()  # type: ignore[union-attr]
+        assert "from the cache folder: 2 results," in log, log
+        assert "parsed 0 documents, 0 rule entries missed" in log, log
+        stage(repo, finding=False, number=1)
+        through = hook(repo, env)
+        assert served(root) == 1 and through.returncode == 0, through.stderr
+        git(repo, "commit", "-q", "-m", "judged through the checker")
+    finally:
+        stop(root, pids + daemons_of(root))
+    stage(repo, finding=True, number=2)
+    judged: list[Path] = []
+    original = engine.run_rules
+
+    def counted(corpus: Any, *args: Any, **kwargs: Any) -> Any:
+        judged.append(corpus.root)
+        return original(corpus, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "run_rules", counted)
+    alone = cli_in_process("hook", "--no-daemon", cwd=repo, env=env)
+    assert judged == [root]  # the head's rules: the base's result is the checker's
+    monkeypatch.setattr(engine, "run_rules", original)
+    cold = cli_in_process("hook", "--no-daemon", cwd=repo, env={**env, "SPECLINT_NO_CACHE": "1"})
+    assert alone.returncode == 1 and "[enum-drift]" in alone.stdout
+    assert (alone.returncode, alone.stdout, alone.stderr) == (
+        cold.returncode,
+        cold.stdout,
+        cold.stderr,
+    )
+
+
+def test_a_cache_folder_others_may_write_is_refused_through_the_daemon_as_alone(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """The checker uses the cache folder a run in its own process would, and refuses it as that
+    run does, saying so at every request as that run says it at every run."""
+    root = write_files(tmp_path / "corpus", {"schemas/run.schema.json": RUN_SNAPSHOT, "a.md": PAGE})
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    env = {**os.environ, "SPECLINT_CACHE_DIR": str(cache)}
+    assert run_speclint("check", ".", cwd=root, env=env).returncode == 0  # a warm folder
+    os.chmod(cache, 0o777)
+    before = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+    for _ in range(2):
+        served = run_speclint("check", ".", "--daemon", cwd=root, env=env)
+        alone = run_speclint("check", ".", cwd=root, env=env)
+        assert "is not a private folder of this user" in alone.stderr
+        assert (served.returncode, served.stdout, served.stderr) == (
+            alone.returncode,
+            alone.stdout,
+            alone.stderr,
+        )
+    stop(root.resolve(), [])
+    assert {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()} == before

@@ -808,7 +808,8 @@ def test_a_guide_s_commands_are_read_from_what_the_page_keeps_not_from_its_prose
     commands make): from an unchanged page's parse entry, they are what the page kept of itself
     (``downloads.page_commands``), its prose model left packed, and they say what the page does."""
     from speclint.analyses.repository.downloads import bundled_outputs, downloads
-    from speclint.run.cache import ParseCache, corpus_folder
+    from speclint.common.cache_folder import corpus_folder
+    from speclint.run.cache import ParseCache
 
     guide = (
         "# Contributing\n\nRefresh the vendor's document, then bundle ours:\n\n```bash\n"
@@ -846,7 +847,8 @@ def test_generator_pages_and_bundles_are_found_from_what_each_document_keeps(
     them, and a memo of the wrong shape is made again."""
     import speclint.analyses.repository.lineage as lineage
     import speclint.model.corpus as model
-    from speclint.run.cache import ParseCache, corpus_folder
+    from speclint.common.cache_folder import corpus_folder
+    from speclint.run.cache import ParseCache
 
     def source(name: str) -> dict[str, Any]:
         return {"$id": f"https://example.org/defs/{name}.json", "type": "object"}
