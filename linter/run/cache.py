@@ -247,15 +247,21 @@ class RunCache:
             _sweep_temporaries(self.folder)
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The record under ``key``, marked used: ``put`` keeps the entries used last, not those
+        written last (the hook's base, HEAD, is read by every attempt at a commit and written by
+        none of them)."""
+        found = self.peek(key)
+        if found is not None:
+            with contextlib.suppress(OSError, NotImplementedError):
+                os.utime(self.folder / f"{key}{ENTRY}", follow_symlinks=False)
+        return found
+
+    def peek(self, key: str) -> dict[str, Any] | None:
+        """The record under ``key``, the folder left as it is (a reader that never writes it)."""
         if not self.usable:
             return None
-        entry = self.folder / f"{key}{ENTRY}"
-        found: dict[str, Any] | None = fetch(entry, dict[str, Any])
+        found: dict[str, Any] | None = fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
         if found is not None and found.get("code") == code_fingerprint():
-            # Used now: ``put`` keeps the entries used last, not those written last. The hook's
-            # base (HEAD) is read by every attempt at a commit and written by none of them.
-            with contextlib.suppress(OSError, NotImplementedError):
-                os.utime(entry, follow_symlinks=False)
             return found
         return None
 

@@ -340,7 +340,9 @@ class Runs(RunCache):
     def get(self, key: str) -> dict[str, Any] | None:
         found = self.records.get(key)
         if found is None and self.home is not None:
-            found = RunCache(self.home).get(key)
+            folder = RunCache(self.home)
+            # A resident that never writes the folder (the language server's) leaves it as it is.
+            found = folder.get(key) if self.writes else folder.peek(key)
             if found is not None:
                 self.reads += 1
                 self._keep(key, found)
