@@ -70,6 +70,7 @@ NEARBY = 40
 
 
 READS = "page"  # each page's claims against its own lists (speclint.analyses.units)
+READS_PROSE_SETS = True  # the pages' value sets, made before it runs (speclint.run.catalog)
 
 
 def shared(corpus: Context) -> None:

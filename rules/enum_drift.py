@@ -93,6 +93,7 @@ FACTS = ("derived", "references", "provenance")  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
 # (speclint.analyses.units).
 READS = "extract"
+READS_PROSE_SETS = True  # the pages' value sets, made before it runs (speclint.run.catalog)
 # Related locations a finding carries, its message counting the rest: the evidence of a
 # disagreement repeated in many places, not every place (a SARIF or JSON reader is not
 # handed 10^5 of them, and the report stays a small multiple of the input).

@@ -75,6 +75,7 @@ READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint
 FACTS = ("derived", "references")  # bundles are no definitions (protojson); the Binder
 SHOWN = 4  # values of each side in the message; all of them on the related locations
 READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
+READS_PROSE_SETS = True  # the pages' value sets, made before it runs (speclint.run.catalog)
 # Related locations a finding carries, its message counting the rest: the evidence of one
 # disagreement repeated in many places, not every place (as enum-drift's).
 RELATED_LIMIT = 50

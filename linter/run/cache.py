@@ -294,6 +294,9 @@ class ParseCache:
         self.used: set[str] = set()
         self.parsed: dict[str, Document] = {}
         self.misses = 0
+        # Each document read from an entry or written to one, with how many memos it had then
+        # (``Document.derived``): one the run memoises more on is written again (:meth:`save_memos`).
+        self.memos: dict[str, tuple[Document, int]] = {}
 
     @staticmethod
     def _name(path: str, raw: bytes) -> str:
@@ -314,6 +317,7 @@ class ParseCache:
             and found.path == path
             and checker(list[ProseSet] | None)(found.derived.get("prose_sets"))
         ):
+            self.memos[name] = (found, len(found.derived))
             return found
         self.misses += 1
         return None
@@ -334,6 +338,7 @@ class ParseCache:
         except ValueError:
             return self.save
         parent = os.getpid()
+        self._written()
 
         def write() -> None:
             child_started(parent)
@@ -350,7 +355,28 @@ class ParseCache:
 
         return wait
 
+    def _written(self) -> None:
+        """Note the memos each document parsed in this run has as its entry is written."""
+        self.memos.update((name, (d, len(d.derived))) for name, d in self.parsed.items())
+
+    def save_memos(self) -> None:
+        """Write again, once, the entry of each document on which the run memoised more after
+        its entry was read (or written): a page parsed by a run whose rules read none of its value
+        sets (``RuleInfo.reads_prose_sets``) is kept without them, and every later run that reads
+        them would otherwise make them again, until the page changes. Called once the entries
+        :meth:`save_soon` writes are written."""
+        grown = {
+            name: document
+            for name, (document, count) in self.memos.items()
+            if len(document.derived) > count
+        }
+        self.memos.update((name, (d, len(d.derived))) for name, d in grown.items())
+        if self.usable:
+            for name, document in sorted(grown.items()):
+                store(self.folder / f"{name}{ENTRY}", _packed(document))
+
     def save(self) -> None:
+        self._written()
         if not self.usable:
             return
         for name, document in self.parsed.items():

@@ -52,6 +52,11 @@ class RuleInfo:
     # prose models the run decodes once before the workers fork when such a rule runs
     # (``runner._read_models``), not for every rule that reads the corpus whole.
     reads_rfcs: bool = False
+    # READS_PROSE_SETS = True: reads the pages' prose value sets
+    # (speclint.analyses.prose.enumerations.prose_sets), itself or through an analysis
+    # (``protojson.prose_enum_pairs``): the run makes them, as each page is parsed and before the
+    # workers fork, only when such a rule runs (or it lists the bindings); 21 % of a cold run.
+    reads_prose_sets: bool = False
     # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per
     # unit.
     check_unit: UnitCheck | None = None
@@ -151,6 +156,7 @@ def all_rules() -> dict[str, RuleInfo]:
             needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
             reads_protos=reads_protos,
             reads_rfcs=bool(getattr(module, "READS_RFCS", False)),
+            reads_prose_sets=bool(getattr(module, "READS_PROSE_SETS", False)),
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),

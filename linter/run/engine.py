@@ -361,7 +361,13 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     outcome = _compared(options, config, result, sources, corpus, base)
     if any(f.rule == INTERNAL_ERROR for f in result.findings):
         inputs = None  # a rule stopped by its time box: not kept, as the run cache does not
-    return replace(_finished(outcome, corpus, options, config, held, phase), inputs=inputs)
+    finished = _finished(outcome, corpus, options, config, held, phase)
+    if caches is not None:
+        # What this process memoised on the documents since their entries were read or written
+        # (the value sets of pages parsed by a run that read none: ``runner.prime``, the
+        # bindings), kept for the next run.
+        caches.documents.save_memos()
+    return replace(finished, inputs=inputs)
 
 
 @dataclass
@@ -612,7 +618,7 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets, whether it is an RFC, its shell fences (``downloads.page_commands``, which the
+    value sets (when a rule that runs reads them, or the run lists the bindings), whether it is an RFC, its shell fences (``downloads.page_commands``, which the
     rule cache's key reads of every page), what each rule's ``prepare`` reads of it, and, when
     the rule cache keys on them, what each ``READS = "extract"`` rule reads of it
     (``speclint.analyses.units``); of every document, whether it says a tool wrote it (which
@@ -626,6 +632,10 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
     # Every rule's, selected or not: a page's entry is written once, and a later run with all
     # the rules would otherwise make them in the workers until the page changes.
     preparers = [(r, i.prepare) for r, i in all_rules().items() if i.prepare is not None]
+    # The value sets only for a run that reads them (21 % of a cold run's CPU on OpenWOP): a
+    # later run that does makes them for the pages the parse cache kept without, once
+    # (``ParseCache.save_memos``).
+    sets = options.bindings or any(info.reads_prose_sets for _, info in running)
 
     def prepare(document: Document) -> None:
         if document.text is not None:
@@ -637,7 +647,7 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
         if document.kind is not DocumentKind.MARKDOWN or not document.usable:
             return
         steps: list[Callable[[], object]] = [
-            partial(prose_sets, document),
+            *([partial(prose_sets, document)] if sets else []),
             partial(is_rfc, document),
             partial(page_commands, document),
             *(partial(prepared, document, r, make, Any) for r, make in preparers),

@@ -167,6 +167,10 @@ class Documents(ParseCache):
     def save_soon(self) -> Callable[[], None]:
         return self.save
 
+    def save_memos(self) -> None:
+        """Nothing to write: the documents themselves are kept, each with what the runs memoised
+        on it."""
+
     def save(self) -> None:
         everything = {**self.kept, **self.fetched, **self.parsed}
         self.kept = {name: everything[name] for name in sorted(self.used) if name in everything}

@@ -67,11 +67,16 @@ class RunResult:
 
 
 def prime(
-    corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    corpus: Context,
+    protos: bool = False,
+    schemas: bool = False,
+    instances: bool = False,
+    prose: bool = False,
 ) -> None:
     """Build what several rules share before they run in forked processes (each would
-    otherwise build it again): the reference index, the roles, the prose value sets, when
-    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), when
+    otherwise build it again): the reference index, the roles, when ``prose``, the prose value
+    sets (here, not in a worker, also for one rule: the parse cache keeps what is made here,
+    ``ParseCache.save_memos``), when ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), when
     ``schemas``, the schema index (``speclint.analyses.schemas.declarations``), and when ``instances``,
     the schema of each instance (``speclint.analyses.schemas.instance_schemas``). The run does this, not
     the corpus model, which knows nothing of the analyses (issue 27)."""
@@ -81,7 +86,8 @@ def prime(
     if instances:
         builds.append(lambda: corpus.instances)
     # Each page's sets on their own: a page that fails leaves the others built.
-    builds.extend(partial(prose_sets, d) for d in corpus.of_kind(DocumentKind.MARKDOWN))
+    if prose:
+        builds.extend(partial(prose_sets, d) for d in corpus.of_kind(DocumentKind.MARKDOWN))
     if protos:
         builds.append(lambda: corpus_protos(corpus))
     for build in builds:
@@ -403,6 +409,7 @@ def _forked(
                 protos=sum(info.reads_protos for _, info in pending) > 1,
                 schemas=sum("schemas" in info.facts for _, info in pending) > 1,
                 instances=sum("instances" in info.facts for _, info in pending) > 1,
+                prose=any(info.reads_prose_sets for _, info in pending),
             )
             # What the early worker sent meanwhile waited unread (protoc on a large corpus, a
             # loaded machine: past the time box): its time box counts from when it can be read,

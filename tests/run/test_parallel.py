@@ -100,7 +100,11 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
         return []
 
     def slow_prime(
-        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+        corpus: Context,
+        protos: bool = False,
+        schemas: bool = False,
+        instances: bool = False,
+        prose: bool = False,
     ) -> None:
         time.sleep(1.5)
 
@@ -133,7 +137,11 @@ def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stoppe
         return [Finding("early", Severity.ERROR, "found", where)]
 
     def slow_prime(
-        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+        corpus: Context,
+        protos: bool = False,
+        schemas: bool = False,
+        instances: bool = False,
+        prose: bool = False,
     ) -> None:
         # Building the indexes outlasts the early rule, however slowly the machine runs it:
         # done only once the rule has run, and then past its whole time box.
