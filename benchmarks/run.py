@@ -45,8 +45,8 @@ installed outside this repository, for example::
 and it prints the ratios the targets are stated in (issues 16 and 51): cold ≤ 0.8 × Spectral, one
 page ≤ 0.2 ×, one schema ≤ 0.4 ×, nothing changed ≤ 0.15 s, the ×10 corpus ≤ 10 × the cold time
 and ≤ 300 MB, the 1,000-schema corpus ≤ 15 s and ≤ 500 MB, each doubling of the series ≤ 2.1 ×;
-through the daemon (issue 29), one page ≤ 0.1 × and nothing changed ≤ 0.1 s. Figures are measured here and reported in
-notes, never asserted in tests.
+through the daemon (issue 29), one page ≤ 0.1 × and nothing changed ≤ 0.1 s. Figures are
+measured here and reported in notes, never asserted in tests.
 """
 
 from __future__ import annotations

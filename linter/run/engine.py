@@ -618,13 +618,13 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets (when a rule that runs reads them, or the run lists the bindings), whether it is an RFC, its shell fences (``downloads.page_commands``, which the
-    rule cache's key reads of every page), what each rule's ``prepare`` reads of it, and, when
-    the rule cache keys on them, what each ``READS = "extract"`` rule reads of it
-    (``speclint.analyses.units``); of every document, whether it says a tool wrote it (which
-    provenance reads of every document), and of a schema, the resources it embeds (which
-    finding the bundles reads of every schema). Each is kept with the document in the parse
-    cache."""
+    value sets (when a rule that runs reads them, or the run lists the bindings), whether it is
+    an RFC, its shell fences (``downloads.page_commands``, which the rule cache's key reads of
+    every page), what each rule's ``prepare`` reads of it, and, when the rule cache keys on
+    them, what each ``READS = "extract"`` rule reads of it (``speclint.analyses.units``); of
+    every document, whether it says a tool wrote it (which provenance reads of every document),
+    and of a schema, the resources it embeds (which finding the bundles reads of every schema).
+    Each is kept with the document in the parse cache."""
 
     selected = _chosen(config, options)
     running = [(rule_id, info) for rule_id, info in all_rules().items() if rule_id in selected]
