@@ -188,7 +188,7 @@ def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
     page = "# P\n\nThe mode is one of `on` or `off`.\n"
     root = make_corpus({"docs/a.md": page, "docs/b.md": page, "docs/c.md": page})
     corpus = Context.load(root, load_config(root))
-    runner.prime(corpus)
+    runner.prime(corpus, prose=True)  # as for a run with a rule that reads them
     primed = {p for p, d in corpus.documents.items() if "prose_sets" in d.derived}
     assert primed == {"docs/b.md", "docs/c.md"}
 

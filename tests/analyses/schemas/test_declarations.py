@@ -56,10 +56,14 @@ def test_the_run_builds_the_schema_index_before_forking_when_two_rules_read_it(
     prime = runner.prime
 
     def recording(
-        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+        corpus: Context,
+        protos: bool = False,
+        schemas: bool = False,
+        instances: bool = False,
+        prose: bool = False,
     ) -> None:
         asked.append(schemas)
-        prime(corpus, protos, schemas, instances)
+        prime(corpus, protos, schemas, instances, prose)
         assert "schemas" in corpus.facts or not schemas
 
     monkeypatch.setattr(runner, "prime", recording)
