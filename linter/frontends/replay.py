@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from speclint.common.cache_folder import TEMPORARY, corpus_folder, enabled
+from speclint.frontends.client import COMMANDS
 from speclint.run.replay import (
     FOLDER,
     Inputs,
@@ -47,7 +48,8 @@ from speclint.run.roots import RootError, Scope, scope_of
 # ``gitlab`` ask git where the repository is and read GitHub's variables; ``html`` lists the
 # bindings, which only a parsed corpus has).
 FORMATS = frozenset({"text", "json", "sarif", "junit", "markdown-summary", "afp"})
-# ``check``'s options a replay can answer: flags, and options that take a value.
+# ``check``'s flags a replay can answer (``--daemon``, ``--debug``, ``--progress`` and
+# ``--no-cache`` ask for something else).
 FLAGS = frozenset(
     {
         "-q",
@@ -62,19 +64,11 @@ FLAGS = frozenset(
         "--cache",
     }
 )
-VALUED = frozenset(
-    {
-        "-f",
-        "--format",
-        "--fail-on",
-        "--max-warnings",
-        "--config",
-        "--rule",
-        "--select",
-        "--ignore",
-        "--time-limit",
-    }
-)
+# ``check``'s options that take a value a replay can answer: the client's table of them (which a
+# test holds to the command's definition), less those that write a file, read one the key does
+# not hold, or judge a change.
+UNANSWERED = frozenset({"-o", "--output", "--baseline", "--diff-base"})
+VALUED = COMMANDS["check"] - UNANSWERED
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,13 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import click
 import pytest
 
 from conftest import schema, write_files
 from speclint.common.cache_folder import ENTRY, corpus_folder
 from speclint.common.storage import dumps
-from speclint.frontends import replay
+from speclint.frontends import cli, client, replay
 from speclint.run import replay as replay_cache
 from speclint.run.roots import scope_of
 
@@ -486,3 +487,17 @@ def test_the_key_is_the_same_in_every_process(in_corpus: Path) -> None:
         for seed in (1, 2, 3, 4)
     }
     assert len(keys) == 1, keys
+
+
+def test_the_flags_a_replay_answers_are_checks_flags() -> None:
+    # A flag renamed or removed from `check` must not stay answerable under its old spelling,
+    # and an option a replay cannot answer must not become answerable by a new spelling.
+    command = cli.main.commands["check"]
+    flags = {
+        spelling
+        for parameter in command.params
+        if isinstance(parameter, click.Option) and parameter.is_flag
+        for spelling in (*parameter.opts, *parameter.secondary_opts)
+    }
+    assert flags >= replay.FLAGS
+    assert client.COMMANDS["check"] >= replay.UNANSWERED
