@@ -34,7 +34,7 @@ import tempfile
 import threading
 import unicodedata
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +132,29 @@ def _git(cwd: Path, *args: str) -> str:
 GitIgnored = tuple[frozenset[str], tuple[str, ...]]
 
 
+def _run(
+    folder: Path,
+    command: Sequence[str],
+    environment: Mapping[str, str],
+    stdin: bytes | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[bytes] | None:
+    """``git COMMAND`` in ``folder`` with the house's hardening (``_GIT_SAFETY``), its output
+    as bytes; None when git cannot be run or does not finish within ``timeout``."""
+    try:
+        return subprocess.run(
+            ["git", *_GIT_SAFETY, *command],
+            cwd=folder,
+            input=stdin,
+            capture_output=True,
+            check=False,
+            timeout=timeout,
+            env=dict(environment),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
 def ignored(root: Path) -> GitIgnored:
     """What git ignores under ``root`` and does not track: (files, folders ending in ``/``),
     relative to ``root``. Empty when ``root`` is not in a git work tree or git cannot say (a
@@ -139,19 +162,9 @@ def ignored(root: Path) -> GitIgnored:
     more is hidden. Tracked files are never in it, even where a ``.gitignore`` matches them."""
     if _git_folder(root.resolve()) is None:
         return frozenset(), ()
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
-             "--directory"],
-            cwd=root,
-            capture_output=True,
-            check=False,
-            timeout=60,
-            env=_environment(),
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset(), ()
-    if done.returncode != 0:
+    listing = ("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+    done = _run(root, listing, _environment(), timeout=60)
+    if done is None or done.returncode != 0:
         return frozenset(), ()
     names = [
         os.fsdecode(name)
@@ -188,18 +201,8 @@ def work_tree_top(folder: Path) -> Path | None:
 def _index_records(folder: Path, *command: str) -> list[bytes] | None:
     """The NUL-separated records a git command prints on the index (run in ``folder``, with the
     calling git's index), or None when git cannot say."""
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, *command],
-            cwd=folder,
-            capture_output=True,
-            check=False,
-            timeout=60,
-            env=_environment(index=True),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
+    done = _run(folder, command, _environment(index=True), timeout=60)
+    if done is None or done.returncode != 0:
         return None
     return [record for record in done.stdout.split(b"\0") if record]
 
@@ -591,17 +594,8 @@ def _records(
     environment = {**_environment(), "GIT_NO_LAZY_FETCH": "1"}
     if index is not None:
         environment["GIT_INDEX_FILE"] = index
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, *command],
-            cwd=folder,
-            input=stdin,
-            capture_output=True,
-            check=False,
-            timeout=120,
-            env=environment,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+    done = _run(folder, command, environment, stdin)
+    if done is None:
         return None
     if command[0] == "config" and done.returncode == 1 and not done.stdout:
         return []  # no such variable set
@@ -922,17 +916,10 @@ def _folded(path: str) -> str:
 def _cat_blobs(top: Path, oids: list[str]) -> dict[str, bytes] | None:
     """The contents of the blobs ``oids``, in one ``git cat-file --batch``; None when git
     cannot give every one (a damaged or partial clone)."""
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, "cat-file", "--batch", "--buffer"],
-            cwd=top,
-            input="".join(f"{oid}\n" for oid in oids).encode("ascii"),
-            capture_output=True,
-            check=False,
-            timeout=120,
-            env={**_environment(), "GIT_NO_LAZY_FETCH": "1"},
-        )
-    except (OSError, subprocess.TimeoutExpired):
+    asked = "".join(f"{oid}\n" for oid in oids).encode("ascii")
+    batch = ("cat-file", "--batch", "--buffer")
+    done = _run(top, batch, {**_environment(), "GIT_NO_LAZY_FETCH": "1"}, asked)
+    if done is None:
         return None
     found: dict[str, bytes] = {}
     out, at = done.stdout, 0
