@@ -677,8 +677,9 @@ def _read_models(
     pages of OpenWOP here held every rule back 0.2 s. A rule that reads prose only through its
     extract (``READS = "extract"``) decodes nothing: the extracts are kept with the pages
     (``speclint.analyses.units.kept_with_page``). A page edit is re-checked by every page rule:
-    that page is decoded here. (A resident checker keeps its documents parsed, never packed:
-    nothing is decoded here.)"""
+    that page is decoded here. (A resident checker decodes the models it read packed from the
+    cache folder once, as it warms and after each answer, ``Resident.settle``: nothing is
+    decoded here.)"""
     pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
     readers = Counter(
         path
