@@ -60,6 +60,22 @@ def base_of(corpus: Path, ref: str = "HEAD~1") -> engine._Base:
     return engine._lint_base(corpus, ref, config, tuple(sorted(engine.all_rules())))
 
 
+def judged_in_a_worktree(monkeypatch: pytest.MonkeyPatch, corpus: Path) -> None:
+    """The base of ``corpus`` is checked out (once, HEAD) and judged there: its duplicate key
+    is found."""
+    checked: list[str] = []
+    real = engine.base_checkout
+
+    def counted(corpus: Path, ref: str):  # type: ignore[no-untyped-def]
+        checked.append(ref)
+        return real(corpus, ref)
+
+    monkeypatch.setattr(engine, "base_checkout", counted)
+    base = base_of(corpus, "HEAD")
+    assert checked == ["HEAD"]
+    assert "duplicate-key" in {entry.rule for entry in base.entries}
+
+
 def summary(base: engine._Base) -> tuple[object, ...]:
     """What a base gives the comparison: its entries, its result, the corpus it read."""
     corpus = base.corpus
@@ -273,17 +289,7 @@ def test_the_base_is_checked_out_when_a_checkout_could_differ_from_the_objects(
     if case in ("sparse", "encoding"):
         return  # what the worktree then holds is git's business; the fallback is the test
     # And the run still judges the base, in a worktree.
-    checked: list[str] = []
-    real = engine.base_checkout
-
-    def counted(corpus: Path, ref: str):  # type: ignore[no-untyped-def]
-        checked.append(ref)
-        return real(corpus, ref)
-
-    monkeypatch.setattr(engine, "base_checkout", counted)
-    base = base_of(repo / "corpus", "HEAD")
-    assert checked == ["HEAD"]
-    assert "duplicate-key" in {entry.rule for entry in base.entries}
+    judged_in_a_worktree(monkeypatch, repo / "corpus")
 
 
 @pytest.mark.parametrize(
@@ -489,17 +495,7 @@ def test_a_symlink_out_of_the_repository_is_left_to_a_checkout(
     revision = revision_files(repo / "spec", "HEAD", SKIPPED_FOLDERS)
     with pytest.raises(NeedsCheckout, match=r"outside the repository|leaves the repository"):
         revision_listing(revision.names, revision.is_folder)
-    checked: list[str] = []
-    real = engine.base_checkout
-
-    def counted(corpus: Path, ref: str):  # type: ignore[no-untyped-def]
-        checked.append(ref)
-        return real(corpus, ref)
-
-    monkeypatch.setattr(engine, "base_checkout", counted)
-    base = base_of(repo / "spec", "HEAD")
-    assert checked == ["HEAD"]
-    assert "duplicate-key" in {entry.rule for entry in base.entries}
+    judged_in_a_worktree(monkeypatch, repo / "spec")
 
 
 def test_dangling_looping_and_chained_symlinks_say_what_the_checkout_says(
