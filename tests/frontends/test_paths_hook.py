@@ -26,6 +26,7 @@ from test_pre_commit_hook import (
 )
 
 from conftest import cli_in_process, schema, write_files
+from speclint.run.roots import configuration_in
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -137,6 +138,24 @@ def test_without_configuration_the_root_is_the_git_work_tree(tmp_path: Path) -> 
     plain = write_files(tmp_path / "plain", files)
     alone = speclint("check", "corpus/api", cwd=plain)
     assert alone.returncode == 1 and "unresolved-ref" in alone.stdout
+
+
+def test_a_pyproject_is_a_configuration_only_with_a_speclint_table(tmp_path: Path) -> None:
+    folders = write_files(
+        tmp_path,
+        {
+            "with/pyproject.toml": '[project]\nname = "x"\n\n[tool.speclint]\nfail-on = "error"\n',
+            "without/pyproject.toml": '[project]\nname = "x"\n\n[tool.ruff]\nline-length = 99\n',
+            "broken/pyproject.toml": "[tool.speclint\n",
+            "both/pyproject.toml": "[tool.speclint]\n",
+            "both/speclint.toml": "",
+        },
+    )
+    assert configuration_in(folders / "with") == "pyproject.toml"
+    assert configuration_in(folders / "without") is None
+    assert configuration_in(folders / "broken") is None  # loading it is not the root finder's
+    assert configuration_in(folders / "both") == "speclint.toml"
+    assert configuration_in(folders) is None
 
 
 def test_a_path_through_a_link_out_of_the_root_is_refused(tmp_path: Path) -> None:
