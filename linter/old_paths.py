@@ -11,12 +11,14 @@ names in ``MOVED``; everything else is left to Python's own finders. Remove it i
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import sys
 import warnings
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:  # for the type checker only: see OldPaths
+    from importlib.abc import Loader
 
 # Each package now, and the old modules (below ``speclint.``) it holds.
 LAYERS = {
@@ -66,13 +68,21 @@ def new_name(old: str) -> str | None:
     return ".".join(["speclint", MOVED[parts[1]], *parts[1:]])
 
 
-class OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class OldPaths:
+    """The finder and loader of the old paths. Python asks a finder on ``sys.meta_path`` only for
+    ``find_spec``, and the loader of a spec only for ``create_module`` and ``exec_module`` (the
+    import system's protocols, PEP 451): no base class from ``importlib.abc``, whose import
+    brings in ``importlib.resources`` and its own imports, a few milliseconds of every command's
+    start, ``speclint hook``'s through its checker among them (issue 51)."""
+
     def find_spec(
         self, fullname: str, path: object = None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if new_name(fullname) is None:
             return None
-        return importlib.util.spec_from_loader(fullname, self)
+        # What ``importlib.util.spec_from_loader`` makes of a loader without ``get_filename``
+        # or ``is_package``: a spec of a module, not a package, with no origin.
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = new_name(spec.name)

@@ -198,10 +198,15 @@ def work_tree_top(folder: Path) -> Path | None:
     return Path(top) if top else None
 
 
-def _index_records(folder: Path, *command: str) -> list[bytes] | None:
+def _index_records(
+    folder: Path, *command: str, variables: frozenset[str] = frozenset()
+) -> list[bytes] | None:
     """The NUL-separated records a git command prints on the index (run in ``folder``, with the
-    calling git's index), or None when git cannot say."""
-    done = _run(folder, command, _environment(index=True), timeout=60)
+    calling git's index, without the environment ``variables``), or None when git cannot say."""
+    environment = {
+        name: value for name, value in _environment(index=True).items() if name not in variables
+    }
+    done = _run(folder, command, environment, timeout=60)
     if done is None or done.returncode != 0:
         return None
     return [record for record in done.stdout.split(b"\0") if record]
@@ -221,10 +226,27 @@ def staged_paths(top: Path) -> list[str] | None:
     return None if records is None else sorted({os.fsdecode(name) for name in records})
 
 
+# What would make git read a pathspec otherwise than as written (`:(glob)` as a file's name,
+# with GIT_LITERAL_PATHSPECS), for the one command that gives pathspecs (``tracked_named``).
+_PATHSPEC_VARIABLES = frozenset(
+    {"GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"}
+)
+
+
 def tracked_named(top: Path, names: tuple[str, ...]) -> list[str]:
     """The files of the index under ``top`` whose base name is one of ``names``, relative to
-    ``top`` (empty when git cannot say)."""
-    records = _index_records(top, "ls-files", "-z", "--cached", "--")
+    ``top`` (empty when git cannot say).
+
+    Git picks them (a pathspec per name, at any depth): the hook finds its corpus roots here,
+    before its client can ask the resident checker (issue 51), and reading the names of a whole
+    index of 100,000 files took Python 40 ms more. The names it prints are still held to
+    ``names``: a pathspec is only how few of them git prints."""
+    if not names:
+        return []
+    pathspecs = [":(glob)**/" + re.sub(r"([*?\[\\])", r"\\\1", name) for name in names]
+    records = _index_records(
+        top, "ls-files", "-z", "--cached", "--", *pathspecs, variables=_PATHSPEC_VARIABLES
+    )
     found = (os.fsdecode(name) for name in records or ())
     return sorted({path for path in found if path.rsplit("/", 1)[-1] in names})
 

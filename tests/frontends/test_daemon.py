@@ -406,6 +406,21 @@ def test_the_client_never_imports_the_engine(tmp_path: Path, runtime: Path) -> N
     assert not {"speclint.run.engine", "click", "jsonschema", "markdown_it"} & imported
 
 
+def test_the_client_starts_without_what_it_seldom_needs() -> None:
+    # The hook's client is all of a commit's time but the checker's answer (issue 51): the TOML
+    # parser (a pyproject.toml is read only where one is) and importlib.abc (and with it
+    # importlib.resources) are not imported to reach the checker. Counted in a fresh interpreter
+    # from after its start (`site` may import some of them for itself).
+    probe = (
+        "import sys; before = set(sys.modules); import speclint.__main__, speclint.frontends.client; "
+        "print(sorted({'tomllib', 'importlib.abc', 'importlib.resources'} "
+        "& (set(sys.modules) - before)))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+
+
 def test_daemon_asked_of_the_command_line_from_python_checks_in_this_process(
     tmp_path: Path, runtime: Path
 ) -> None:

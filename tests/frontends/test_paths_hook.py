@@ -26,6 +26,9 @@ from test_pre_commit_hook import (
 )
 
 from conftest import cli_in_process, schema, write_files
+from speclint.parsing.gitbase import tracked_named
+from speclint.parsing.kinds import CONFIGURATION_FILES
+from speclint.run.roots import configuration_in
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -139,6 +142,24 @@ def test_without_configuration_the_root_is_the_git_work_tree(tmp_path: Path) -> 
     assert alone.returncode == 1 and "unresolved-ref" in alone.stdout
 
 
+def test_a_pyproject_is_a_configuration_only_with_a_speclint_table(tmp_path: Path) -> None:
+    folders = write_files(
+        tmp_path,
+        {
+            "with/pyproject.toml": '[project]\nname = "x"\n\n[tool.speclint]\nfail-on = "error"\n',
+            "without/pyproject.toml": '[project]\nname = "x"\n\n[tool.ruff]\nline-length = 99\n',
+            "broken/pyproject.toml": "[tool.speclint\n",
+            "both/pyproject.toml": "[tool.speclint]\n",
+            "both/speclint.toml": "",
+        },
+    )
+    assert configuration_in(folders / "with") == "pyproject.toml"
+    assert configuration_in(folders / "without") is None
+    assert configuration_in(folders / "broken") is None  # loading it is not the root finder's
+    assert configuration_in(folders / "both") == "speclint.toml"
+    assert configuration_in(folders) is None
+
+
 def test_a_path_through_a_link_out_of_the_root_is_refused(tmp_path: Path) -> None:
     work = write_files(tmp_path / "work", corpus_files())
     outside = write_files(tmp_path / "outside", {"secret.schema.json": BROKEN})
@@ -167,6 +188,40 @@ def test_a_folder_anyone_may_write_to_does_not_decide_the_root(tmp_path: Path) -
 
 
 # --- item 12: the hook, by hand -----------------------------------------------------------------
+
+
+@needs_git
+@pytest.mark.parametrize("literal", ["", "1"])
+def test_the_configurations_of_a_repository_are_found_at_any_depth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, literal: str
+) -> None:
+    # Git lists them by a pathspec each (issue 51): at the top too, not a near name, not an
+    # untracked one, a name holding a glob's characters as written, and the same when the
+    # user's environment asks git to read pathspecs literally.
+    repo = write_files(
+        tmp_path / "repo",
+        {
+            "speclint.toml": "",
+            "a/b/speclint.toml": "",
+            "c/pyproject.toml": "",
+            "d/xspeclint.toml": "",
+            "e/speclint.toml.bak": "",
+            "f/Speclint.toml": "",
+            "g/[x].toml": "",
+            "g/x.toml": "",
+            "untracked/speclint.toml": "",
+        },
+    )
+    git(repo, "init", "-q")
+    git(repo, "add", "--", ".", ":!untracked")
+    monkeypatch.setenv("GIT_LITERAL_PATHSPECS", literal)
+    assert tracked_named(repo, CONFIGURATION_FILES) == [
+        "a/b/speclint.toml",
+        "c/pyproject.toml",
+        "speclint.toml",
+    ]
+    assert tracked_named(repo, ("[x].toml",)) == ["g/[x].toml"]
+    assert tracked_named(repo, ()) == []
 
 
 def test_the_hook_refuses_outside_a_git_work_tree(tmp_path: Path) -> None:

@@ -56,3 +56,16 @@ def test_an_old_path_warns_in_this_process_too() -> None:
     sys.modules.pop("speclint.cli", None)  # an earlier import would answer without the finder
     with pytest.warns(DeprecationWarning, match="speclint.cli moved to speclint.frontends.cli"):
         import speclint.cli  # noqa: F401
+
+
+def test_the_finder_imports_no_abstract_base_classes() -> None:
+    # `importlib.abc` brings in `importlib.resources` and its imports: milliseconds of every
+    # command's start, `speclint hook`'s through its checker among them (issue 51). Counted in a
+    # fresh interpreter, from after its start (`site` may have imported them for itself).
+    probe = (
+        "import sys; before = set(sys.modules); import speclint; "
+        "print(sorted({'importlib.abc', 'importlib.resources'} & (set(sys.modules) - before)))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
