@@ -69,7 +69,7 @@ from speclint.common.cache_folder import (
 )
 from speclint.common.places import private_folder
 from speclint.common.storage import checker
-from speclint.parsing.gitbase import ignored
+from speclint.parsing.gitbase import ignored_soon
 from speclint.parsing.kinds import CONFIGURATION_FILES
 from speclint.parsing.reading import LoadProblem, read_named, read_with_status
 from speclint.parsing.tree import listing
@@ -242,7 +242,26 @@ def replay_key(
         digest.update(value.encode("utf-8", "surrogateescape") + b"\x00")
 
     root = scope.root.resolve()
-    hidden_files, hidden_folders = ignored(root)
+    hidden = ignored_soon(root)  # git answers while the rest of the key is made
+    try:
+        _key_parts(part, argv, scope, root, config_path, environment, folder)
+    finally:
+        hidden_files, hidden_folders = hidden()  # git is waited for, whatever stopped the key
+    # Sorted: a frozenset's order changes with the process's string hashes.
+    part(repr((sorted(hidden_files), hidden_folders)))
+    return digest.hexdigest()[:40]
+
+
+def _key_parts(
+    part: Callable[[str], None],
+    argv: Sequence[str],
+    scope: Scope,
+    root: Path,
+    config_path: Path | None,
+    environment: Mapping[str, str],
+    folder: str,
+) -> None:
+    """Every part of :func:`replay_key` but what git ignores, given to ``part`` in order."""
     for value in (
         VERSION,
         installed_code(),
@@ -259,13 +278,11 @@ def replay_key(
         datetime.date.today().isoformat(),
         str(root),
         repr(scope),
-        # Sorted: a frozenset's order changes with the process's string hashes.
-        repr((sorted(hidden_files), hidden_folders)),
     ):
         part(value)
     for path in listing(root):
         part(path)
-    digest.update(b"\x01")
+    part("")
     # The configuration as ``model.config.load_config`` finds it: --config, else the root's files.
     candidates = [config_path] if config_path else [root / name for name in CONFIGURATION_FILES]
     for candidate in candidates:
@@ -276,7 +293,6 @@ def replay_key(
             if raw is None
             else (hashlib.sha256(raw).hexdigest() if isinstance(raw, bytes) else repr(raw))
         )
-    return digest.hexdigest()[:40]
 
 
 def _credentials() -> tuple[int, int, list[int]] | None:
