@@ -25,8 +25,6 @@ from speclint.run.replay import Inputs, Reads, inputs_of, read_again
 
 HOUR = 3600 * 10**9
 PAGE = "# Page\n\nThe value is `x`.\n"
-
-
 SETTLED = -HOUR  # a margin by which every file of a test has settled
 
 
@@ -50,10 +48,10 @@ def recorded(
         patch.setattr(replay, "read_with_status", read_with_status)  # the run's reads: not spied
         reads = Reads()
         files = [(path, reads.read(root, path)) for path in paths]
-        raw = reads.beside_reader(root)("go.mod")
+        module = reads.beside_reader(root)("go.mod")
         return inputs_of(
             [(path, raw, reads.corpus[path]) for path, raw in files],
-            [("go.mod", raw, reads.beside["go.mod"])],
+            [("go.mod", module, reads.beside["go.mod"])],
             reads.started,
         )
 
