@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -157,13 +157,15 @@ def front(argv: Sequence[str]) -> Recording | None:
         environment, cwd = dict(os.environ), os.getcwd()
         key = replay_key(argv, scope, command.config, environment, cwd)
         recorded = recall(folder, key)
-        same = (
-            recorded is not None
-            and read_again(scope.root, recorded.inputs) == recorded.inputs.digest
-        )
+        inputs = read_again(scope.root, recorded.inputs) if recorded is not None else None
     except (RootError, OSError):
         return None  # the command says what is wrong (a folder gone, one it cannot read)
-    if recorded is not None and same:
+    if recorded is not None and inputs is not None:
+        if inputs is not recorded.inputs:
+            # Files read again that gave the same, with statuses settled since: the next replay
+            # takes them as read (git refreshes its index so).
+            with contextlib.suppress(OSError):
+                keep(folder, key, replace(recorded, inputs=inputs))
         _replay(recorded.printed)
         sys.exit(recorded.code)
     return Recording(tuple(argv), command, scope, folder, key, environment, cwd)
@@ -236,7 +238,7 @@ def _keep(recording: Recording, code: Any) -> None:
     if inputs is None or drawn or scope != recording.scope or config != recording.command.config:
         return
     # Nothing the key holds changed while the run ran (the files it read are checked by their
-    # digest, made of what the run read).
+    # digests, made of what the run read, and their statuses as it read them).
     again = replay_key(
         recording.argv,
         recording.scope,

@@ -34,7 +34,7 @@ import tempfile
 import threading
 import unicodedata
 import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,24 +155,66 @@ def _run(
         return None
 
 
+def _run_soon(
+    folder: Path, command: Sequence[str], environment: Mapping[str, str], timeout: float = 120
+) -> Callable[[], subprocess.CompletedProcess[bytes] | None]:
+    """:func:`_run` (with no input), git started now and waited for when the result is called:
+    ``timeout`` counts from then."""
+    arguments = ["git", *_GIT_SAFETY, *command]
+    try:
+        process = subprocess.Popen(
+            arguments,
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(environment),
+        )
+    except OSError:
+        return lambda: None
+
+    def finished() -> subprocess.CompletedProcess[bytes] | None:
+        with process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+                return None
+        return subprocess.CompletedProcess(arguments, process.returncode, out, err)
+
+    return finished
+
+
 def ignored(root: Path) -> GitIgnored:
     """What git ignores under ``root`` and does not track: (files, folders ending in ``/``),
     relative to ``root``. Empty when ``root`` is not in a git work tree or git cannot say (a
     missing git, a repository git refuses): discovery then reads every file, and says nothing
     more is hidden. Tracked files are never in it, even where a ``.gitignore`` matches them."""
+    return ignored_soon(root)()
+
+
+def ignored_soon(root: Path) -> Callable[[], GitIgnored]:
+    """:func:`ignored`, asked of git now and answered when the result is called: the caller
+    works while git does (the replay cache's key lists the root meanwhile)."""
+    nothing: GitIgnored = (frozenset(), ())
     if _git_folder(root.resolve()) is None:
-        return frozenset(), ()
+        return lambda: nothing
     listing = ("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-    done = _run(root, listing, _environment(), timeout=60)
-    if done is None or done.returncode != 0:
-        return frozenset(), ()
-    names = [
-        os.fsdecode(name)
-        for name in done.stdout.split(b"\0")
-        if name and not name.startswith(b"../")
-    ]
-    folders = tuple(sorted(name for name in names if name.endswith("/")))
-    return frozenset(name for name in names if not name.endswith("/")), folders
+    answer = _run_soon(root, listing, _environment(), timeout=60)
+
+    def ignored_files() -> GitIgnored:
+        done = answer()
+        if done is None or done.returncode != 0:
+            return nothing
+        names = [
+            os.fsdecode(name)
+            for name in done.stdout.split(b"\0")
+            if name and not name.startswith(b"../")
+        ]
+        folders = tuple(sorted(name for name in names if name.endswith("/")))
+        return frozenset(name for name in names if not name.endswith("/")), folders
+
+    return ignored_files
 
 
 def head_commit(root: Path) -> str | None:

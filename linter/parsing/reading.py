@@ -65,28 +65,42 @@ def read_raw(
     or in a loop, not a regular file (a FIFO would block ``open`` forever), over ``limit`` bytes
     (told by its status, before a byte is read), unreadable. With ``head``, its first ``limit``
     bytes whatever its size. Nothing here can hang or raise."""
+    return read_with_status(root, path, limit, head=head)[0]
+
+
+def read_with_status(
+    root: Path, path: str, limit: int = MAX_FILE_BYTES, *, head: bool = False
+) -> tuple[bytes | LoadProblem, os.stat_result | None]:
+    """:func:`read_raw`, with the status of the file it read, taken on the open file before a
+    byte was read (``fstat``): what was read is what that file held then, or later (the replay
+    cache, ``speclint.run.replay``, tells the two apart by the change time). None when no
+    regular file was opened, or when ``path`` is a symlink (its target may move while the link's
+    own status stays)."""
     refused = name_problem(path)
     if refused is not None:
-        return refused
+        return refused, None
     full = root / path
+    linked = False
     try:
         if os.path.islink(full):
+            linked = True
             # realpath does not raise on a loop; the open below then fails with ELOOP.
             target = Path(os.path.realpath(full))
             if not target.is_relative_to(root):
-                return outside_root_problem()
+                return outside_root_problem(), None
         # O_NONBLOCK: opening a FIFO for reading must not wait for a writer; fstat then tells.
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
         descriptor = os.open(full, flags)
     except OSError as error:
-        return open_problem(error)
+        return open_problem(error), None
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             kind = next((name for test, name in _FILE_TYPES if test(status.st_mode)), "special")
-            return not_regular_problem(kind)
+            return not_regular_problem(kind), None
+        read_status = None if linked else status
         if status.st_size > limit and not head:
-            return size_problem(status.st_size, limit)
+            return size_problem(status.st_size, limit), read_status
         chunks = []
         remaining = limit if head else limit + 1
         while remaining > 0:
@@ -100,10 +114,10 @@ def read_raw(
                 f"the file grew over the {limit:,}-byte limit while it was read, so it "
                 "was not read: split it, or exclude it",
                 unread=True,
-            )
-        return b"".join(chunks)
+            ), read_status
+        return b"".join(chunks), read_status
     except OSError as error:
-        return open_problem(error)
+        return open_problem(error), None
     finally:
         os.close(descriptor)
 

@@ -115,7 +115,7 @@ from speclint.run.preview import (
     preview_ids,
     previewed,
 )
-from speclint.run.replay import Inputs, inputs_digest
+from speclint.run.replay import Inputs, Reads, inputs_of
 from speclint.run.resident import Resident
 from speclint.run.reuse import Caches, caches_for
 from speclint.run.roots import in_focus
@@ -328,14 +328,27 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
     caches = caches_for(root, options.cache, options.resident)
     phase[0] = "reading the files"
-    read = _read(root, config, options, caches)
+    # A run the replay cache records keeps each file's status as it was read (never a resident
+    # checker's run: the replay front records only a run in its own process).
+    reads = Reads() if options.inputs and caches is not None and options.resident is None else None
+    read = _read(root, config, options, caches, reads)
     beside: dict[str, bytes | LoadProblem] = {}
     key = (
-        run_key(root, config, read.files, selected, read.tree, beside=beside)
+        run_key(
+            root,
+            config,
+            read.files,
+            selected,
+            read.tree,
+            reads.beside_reader(root) if reads is not None else None,
+            beside=beside,
+        )
         if caches is not None
         else ""
     )
-    inputs = _inputs(read, beside) if options.inputs and caches is not None else None
+    inputs = (
+        _inputs(read, beside, reads, options) if options.inputs and caches is not None else None
+    )
     plain = _recalled(caches, key) if not options.debug else None
     if plain is not None and options.diff_base is None and not _needs_corpus(options):
         # The run cache answers: nothing is parsed, no rule runs.
@@ -380,16 +393,19 @@ class _Read:
     files: dict[str, bytes | LoadProblem]
 
 
-def _read(root: Path, config: Config, options: Options, caches: Caches | None) -> _Read:
+def _read(
+    root: Path, config: Config, options: Options, caches: Caches | None, reads: Reads | None
+) -> _Read:
     """Stage 1: the corpus's listing (git's index with ``Options.staged``, the overlay's new
     files in it) and the bytes of every discovered file (``corpus.snapshot``), read through the
-    caches (a resident checker keeps unchanged files' bytes), the overlay's texts in place of
-    the files'."""
+    caches (a resident checker keeps unchanged files' bytes), or through ``reads`` when the
+    replay cache records the run, the overlay's texts in place of the files'."""
     tree = _tree(root, options.staged)
     if options.overlay:
         tree = _overlaid_tree(tree, options.overlay)
     hidden = ignored(root)  # asked once: the corpus keeps it (``Corpus.git_ignored``)
-    files = snapshot(root, config, tree, caches.read if caches else read_raw, hidden)
+    reader = reads.read if reads is not None else caches.read if caches else read_raw
+    files = snapshot(root, config, tree, reader, hidden)
     if caches is not None:
         caches.listed()
     for path, text in (options.overlay or {}).items():
@@ -398,19 +414,29 @@ def _read(root: Path, config: Config, options: Options, caches: Caches | None) -
     return _Read(tree, hidden, files)
 
 
-def _inputs(read: _Read, beside: dict[str, bytes | LoadProblem]) -> Inputs:
+def _inputs(
+    read: _Read, beside: dict[str, bytes | LoadProblem], reads: Reads | None, options: Options
+) -> Inputs:
     """The files whose bytes the run read (``speclint.run.replay.Inputs``), as the walk listed
-    them (``read.files`` names a file as ``shown_path`` shows it), with the digest of what was
-    read: the replay cache answers only when reading them again gives the same."""
-    files = tuple(path for path in read.tree if shown_path(path) in read.files)
-    others = tuple(sorted(beside))
-    digest = inputs_digest(
+    them (``read.files`` names a file as ``shown_path`` shows it), with a digest of what each
+    gave and its status as ``reads`` read it: the replay cache answers only when the files give
+    the same again. An overlaid file's text is not the file's: it has no status."""
+    corpus = reads.corpus if reads is not None else {}
+    others = reads.beside if reads is not None else {}
+    overlaid = set(options.overlay or ())
+    return inputs_of(
         [
-            *((path, read.files[shown_path(path)]) for path in files),
-            *((path, beside[path]) for path in others),
-        ]
+            (
+                path,
+                read.files[shown_path(path)],
+                None if shown_path(path) in overlaid else corpus.get(path),
+            )
+            for path in read.tree
+            if shown_path(path) in read.files
+        ],
+        [(path, beside[path], others.get(path)) for path in sorted(beside)],
+        reads.started if reads is not None else 0,
     )
-    return Inputs(files, others, digest)
 
 
 def _recalled(caches: Caches | None, key: str) -> RunResult | None:

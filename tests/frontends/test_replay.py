@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 import pytest
 
-from conftest import schema, write_files
+from conftest import rewritten_in_place, schema, write_files
 from speclint.common.cache_folder import ENTRY, corpus_folder
 from speclint.common.storage import dumps
 from speclint.frontends import cli, client, replay
@@ -240,6 +240,18 @@ def test_runs_with_something_else_to_do_are_neither_recorded_nor_answered(
     assert not answered(full, *args, cwd=root, env=env)
 
 
+# An entry of the right shape for a run that read no file.
+EMPTY = {
+    "files": [],
+    "beside": [],
+    "digests": [],
+    "statuses": [],
+    "started": 0,
+    "printed": [[1, "forged\n"]],
+    "code": 0,
+}
+
+
 def forge(entry: Path, value: object) -> None:
     entry.write_bytes(dumps(value) if not isinstance(value, bytes) else value)
 
@@ -248,12 +260,22 @@ def forge(entry: Path, value: object) -> None:
     "damage",
     [
         b"not msgpack at all",
-        {"files": [], "beside": [], "digest": "", "printed": [[1, "forged\n"]], "code": "0"},
-        {"files": [], "beside": [], "digest": "", "printed": [[3, "forged\n"]], "code": 0},
-        {"files": [], "beside": [], "printed": [[1, "forged\n"]], "code": 0},
+        {**EMPTY, "code": "0"},
+        {**EMPTY, "printed": [[3, "forged\n"]]},
+        {key: value for key, value in EMPTY.items() if key != "digests"},
+        {**EMPTY, "files": ["docs/index.md"]},  # a file with no digest and no status
+        {**EMPTY, "statuses": [[1, 2, 3]], "digests": [bytes(32)], "files": ["docs/index.md"]},
         "the files' digest",
     ],
-    ids=["garbage", "code-a-string", "stream-3", "no-digest", "digest"],
+    ids=[
+        "garbage",
+        "code-a-string",
+        "stream-3",
+        "no-digest",
+        "one-digest-short",
+        "status-short",
+        "digest",
+    ],
 )
 def test_a_damaged_or_forged_entry_is_a_miss(tmp_path: Path, cache: Path, damage: object) -> None:
     root = corpus(tmp_path / "repo")
@@ -265,12 +287,15 @@ def test_a_damaged_or_forged_entry_is_a_miss(tmp_path: Path, cache: Path, damage
         key = entry.name[: -len(ENTRY)]
         recorded = replay_cache.recall(folder_of(cache, root), key)
         assert recorded is not None and recorded.inputs.files
+        count = len(recorded.inputs.digests)
         forge(
             entry,
             {
                 "files": list(recorded.inputs.files),
                 "beside": list(recorded.inputs.beside),
-                "digest": "0" * 64,
+                "digests": [bytes(32)] * count,
+                "statuses": [[]] * count,  # none kept: every file is read and hashed
+                "started": recorded.inputs.started,
                 "printed": [[1, "forged\n"]],
                 "code": 0,
             },
@@ -391,6 +416,37 @@ def test_a_run_whose_files_change_while_it_runs_is_not_kept(
     monkeypatch.setattr(engine, "lint", meanwhile)
     assert run_recorded(["check", "."]) == 1
     assert not entries(cache, in_corpus)
+
+
+def test_a_replay_takes_settled_files_as_read_and_reads_one_whose_status_moved(
+    in_corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run recorded long after its files last changed (played by a margin of minus an hour: a
+    change time cannot be set back) is answered without opening them; a page edited keeping its
+    size and modification time is read, and the replay misses."""
+    margin = replay_cache.SETTLED_NANOSECONDS
+    monkeypatch.setattr(replay_cache, "SETTLED_NANOSECONDS", -3600 * 10**9)
+    argv = ["check", ".", "--no-progress"]
+    assert run_recorded(argv) == 1
+    printed = capsys.readouterr()
+    monkeypatch.setattr(replay_cache, "SETTLED_NANOSECONDS", margin)
+    opened: list[str] = []
+    real = replay_cache.read_with_status
+
+    def spy(root: Path, path: str) -> object:
+        opened.append(path)
+        return real(root, path)
+
+    monkeypatch.setattr(replay_cache, "read_with_status", spy)
+    with pytest.raises(SystemExit) as ending:
+        replay.front(argv)
+    assert ending.value.code == 1
+    assert capsys.readouterr() == printed
+    assert opened == []
+    page = in_corpus / "docs/index.md"
+    rewritten_in_place(page, page.read_text(encoding="utf-8").replace("`x`", "`z`"))
+    assert replay.front(argv) is not None  # not answered: the run is recorded again
+    assert opened == ["docs/index.md"]
 
 
 def test_the_key_holds_the_code_and_the_terminals(
