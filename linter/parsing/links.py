@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
 
+from speclint.common.parallel import sent_by_fields
 from speclint.parsing.mdx import is_mdx
 from speclint.parsing.prose import Heading, ProseDocument, markdown_tokens
 
@@ -84,6 +85,7 @@ NUMBERED = re.compile(
 )
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class LinkSite:
     """One link of a page: ``target`` as written, where it is, and what wrote it."""
@@ -94,6 +96,7 @@ class LinkSite:
     kind: str  # "link", "image", "html", "definition"
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class SectionSite:
     """One ``file.md §Section`` reference: the page as written and the section named."""

@@ -24,10 +24,12 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from speclint.common.parallel import sent_by_fields
 from speclint.parsing import mdx as mdx_reading
 from speclint.parsing import pulldown
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Heading:
     level: int
@@ -37,6 +39,7 @@ class Heading:
     path: tuple[str, ...]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class InlineCode:
     text: str
@@ -45,6 +48,7 @@ class InlineCode:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Link:
     """An inline link: ``target`` is the raw destination (relative path, ``#anchor`` or URL)."""
@@ -55,6 +59,7 @@ class Link:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class HtmlComment:
     """A comment block, the place authors leave machine markers: an HTML comment
@@ -66,6 +71,7 @@ class HtmlComment:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class PageText:
     """The text of one page, one object that its paragraphs and list items keep offsets into:
@@ -78,6 +84,7 @@ class PageText:
     text: str
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True, eq=False)
 class Paragraph:
     """A paragraph: ``text`` is its source lines as written (a slice of the page), ``plain``
@@ -143,6 +150,7 @@ class Paragraph:
         return "".join([page[start:stop] if start >= 0 else " " for start, stop in pairs])
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class ListItem:
     """A list item's first paragraph; ``text`` as :class:`Paragraph`'s."""
@@ -162,6 +170,7 @@ class ListItem:
         return self.page.text[self.start : self.stop]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class TableCell:
     text: str
@@ -169,6 +178,7 @@ class TableCell:
     inline_code: tuple[InlineCode, ...]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Table:
     header: tuple[TableCell, ...]
@@ -178,6 +188,7 @@ class Table:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class CodeFence:
     """A code block: a fenced one, or an indented one (CommonMark §4.4), which is read as a fence
@@ -210,6 +221,7 @@ class CodeFence:
         return self.line + line, column + (self.margin if line > 0 else 0)
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class ProseDocument:
     headings: tuple[Heading, ...]
