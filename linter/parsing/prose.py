@@ -13,6 +13,7 @@ spans (interned), table cells, headings, fences.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import unicodedata
@@ -295,13 +296,23 @@ def cell_offset(line: str, index: int) -> int:
     """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
     pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
     code spans too (GFM §4.10, example 200)."""
-    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
-    if line.lstrip().startswith("|"):
-        pipes = pipes[1:]
-        start = line.index("|") + 1
-    else:
-        start = 0
+    pipes, start = _row_pipes(line)
     return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+
+
+@functools.lru_cache(maxsize=64)
+def _row_pipes(line: str) -> tuple[tuple[int, ...], int]:
+    """The offsets of a row's pipes that end its cells, and where its first cell starts: found
+    once for a row, not once for each of its cells (each cell's search read the whole line)."""
+    pipes = []
+    at = line.find("|")
+    while at >= 0:
+        if at == 0 or line[at - 1] != "\\":
+            pipes.append(at)
+        at = line.find("|", at + 1)
+    if line.lstrip().startswith("|"):
+        return tuple(pipes[1:]), line.index("|") + 1
+    return tuple(pipes), 0
 
 
 def github_anchor(text: str) -> str:
