@@ -289,6 +289,22 @@ API_SPEC = re.compile(
     r"""(?:["'(]|!!swagger(?:-http)?\s+|\s)((?:https?://)?[^\s"'()<>{}]+\.(?:json|ya?ml))(?=["')!\s>])"""
 )
 API_SPEC_REACH = 400  # characters after a marker where its document's address is looked for
+# What every marker holds (the pattern is case-sensitive): a page holding none renders no API
+# reference, and the pattern, which no literal starts, is not tried at each of its characters
+# (0.05 s of CPU over OpenWOP's 73 pages, 0.01 s to find that none but 3 holds one).
+RENDERING_WORDS = (
+    "redoc",
+    "Redoc",
+    "rapi-doc",
+    "elements-api",
+    "openapi-explorer",
+    "swagger-ui",
+    "SwaggerUI",
+    "ApiDocMdx",
+    "!!swagger",
+    "[OAD(",
+    "{{<",
+)
 
 
 def api_renderings(text: str) -> tuple[bool, list[str]]:
@@ -296,6 +312,8 @@ def api_renderings(text: str) -> tuple[bool, list[str]]:
     renders (``API_RENDERING``)."""
     specs: list[str] = []
     found = False
+    if not any(word in text for word in RENDERING_WORDS):
+        return found, specs
     for marker in API_RENDERING.finditer(text):
         found = True
         spec = API_SPEC.search(text, marker.start(), marker.end() + API_SPEC_REACH)
