@@ -6,11 +6,18 @@ forked children the others, each sending its results back one by one, pickled, o
 here, and only here: the bytes were written by a child of this run, for this run, and are read
 once. A child that dies or cannot send its results (a value that does not pickle) is not an
 error: this process computes that share itself, so the result never depends on the split.
+
+What the parse sends most of are the prose models' small frozen dataclasses (OpenWOP's 73 pages:
+35,000 of them). :func:`sent_by_fields` pickles one as the call of its constructor with its
+fields: the dataclasses' own pickling of a frozen class with slots asks ``dataclasses.fields``
+again for every object, half the time of pickling a parsed page and of reading it back.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import operator
 import os
 import pickle
 from collections.abc import Callable, Sequence
@@ -21,6 +28,25 @@ from speclint.common.lifecycle import child_started, start_child
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+Class = TypeVar("Class", bound=type)
+
+
+def sent_by_fields(cls: Class) -> Class:
+    """``cls`` (a dataclass whose every field is an argument of its constructor), pickled as
+    ``cls(*fields)``: the same object read back, without the per-object ``dataclasses.fields``
+    call of a frozen slotted dataclass's ``__getstate__`` and ``__setstate__`` (see above)."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    if any(not f.init for f in dataclasses.fields(cls)) or not names:
+        raise TypeError(f"{cls.__qualname__}: every field must be an argument of its constructor")
+    # attrgetter of one name gives the value, of several a tuple of them
+    values: Callable[[Any], Any] = operator.attrgetter(*names)
+    arguments = values if len(names) > 1 else lambda item: (values(item),)
+
+    def __reduce__(self: Any) -> tuple[Class, tuple[Any, ...]]:
+        return cls, arguments(self)
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
+    return cls
 
 
 def default_jobs() -> int:

@@ -122,24 +122,38 @@ def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 
 _PLAIN_TAGS = {code: msgpack.ExtType(code, b"") for code in (_TUPLE, _AGAIN, _SET, _FROZENSET)}
-# type -> (extension tag, field names) for speclint's classes; None for a type we do not write.
-_encodable: dict[type, tuple[msgpack.ExtType, tuple[str, ...]] | None] = {}
+Values = Callable[[Any], tuple[Any, ...]]
+# type -> (extension tag, its fields' values in order) for speclint's classes; None for a type we
+# do not write.
+_encodable: dict[type, tuple[msgpack.ExtType, Values] | None] = {}
 
 
-def _describe(kind: type) -> tuple[msgpack.ExtType, tuple[str, ...]] | None:
+def _describe(kind: type) -> tuple[msgpack.ExtType, Values] | None:
     if kind in _encodable:
         return _encodable[kind]
-    found: tuple[msgpack.ExtType, tuple[str, ...]] | None = None
+    found: tuple[msgpack.ExtType, Values] | None = None
     text = f"{kind.__module__}:{kind.__qualname__}"
     if text in STORED:
         name = text.encode()
         if issubclass(kind, enum.Enum):
-            found = (msgpack.ExtType(_MEMBER, name), ())
+            found = (msgpack.ExtType(_MEMBER, name), _values_of(()))
         elif dataclasses.is_dataclass(kind):
             names = tuple(f.name for f in dataclasses.fields(kind))
-            found = (msgpack.ExtType(_OBJECT, name), names)
+            found = (msgpack.ExtType(_OBJECT, name), _values_of(names))
     _encodable[kind] = found
     return found
+
+
+def _values_of(names: tuple[str, ...]) -> Values:
+    """An object's values of ``names``, in order, read by one ``attrgetter`` call: a cold run
+    writes 96,000 objects of OpenWOP's parse, and a ``getattr`` for each field of each was a
+    third of writing them."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda item: (one(item),)
+    return lambda item: ()
 
 
 def dumps(value: Any) -> bytes:
@@ -157,7 +171,7 @@ def dumps(value: Any) -> bytes:
         described = _describe(kind)
         if described is None:
             raise TypeError(f"{kind.__module__}.{kind.__qualname__} is not stored in caches")
-        tag, names = described
+        tag, values = described
         if tag.code == _MEMBER:
             return [tag, item.value]
         seen = memo.get(id(item))
@@ -165,7 +179,7 @@ def dumps(value: Any) -> bytes:
             return [_PLAIN_TAGS[_AGAIN], seen]
         memo[id(item)] = number = len(memo)
         keep.append(item)
-        return [tag, number, *(getattr(item, name) for name in names)]
+        return [tag, number, *values(item)]
 
     try:
         packed: bytes = msgpack.packb(value, default=default, strict_types=True, use_bin_type=True)

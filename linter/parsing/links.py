@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
 
+from speclint.common.parallel import sent_by_fields
 from speclint.parsing.mdx import is_mdx
 from speclint.parsing.prose import Heading, ProseDocument, markdown_tokens
 
@@ -84,6 +85,7 @@ NUMBERED = re.compile(
 )
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class LinkSite:
     """One link of a page: ``target`` as written, where it is, and what wrote it."""
@@ -94,6 +96,7 @@ class LinkSite:
     kind: str  # "link", "image", "html", "definition"
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class SectionSite:
     """One ``file.md §Section`` reference: the page as written and the section named."""
@@ -286,6 +289,22 @@ API_SPEC = re.compile(
     r"""(?:["'(]|!!swagger(?:-http)?\s+|\s)((?:https?://)?[^\s"'()<>{}]+\.(?:json|ya?ml))(?=["')!\s>])"""
 )
 API_SPEC_REACH = 400  # characters after a marker where its document's address is looked for
+# What every marker holds (the pattern is case-sensitive): a page holding none renders no API
+# reference, and the pattern, which no literal starts, is not tried at each of its characters
+# (0.05 s of CPU over OpenWOP's 73 pages, 0.01 s to find that none but 3 holds one).
+RENDERING_WORDS = (
+    "redoc",
+    "Redoc",
+    "rapi-doc",
+    "elements-api",
+    "openapi-explorer",
+    "swagger-ui",
+    "SwaggerUI",
+    "ApiDocMdx",
+    "!!swagger",
+    "[OAD(",
+    "{{<",
+)
 
 
 def api_renderings(text: str) -> tuple[bool, list[str]]:
@@ -293,6 +312,8 @@ def api_renderings(text: str) -> tuple[bool, list[str]]:
     renders (``API_RENDERING``)."""
     specs: list[str] = []
     found = False
+    if not any(word in text for word in RENDERING_WORDS):
+        return found, specs
     for marker in API_RENDERING.finditer(text):
         found = True
         spec = API_SPEC.search(text, marker.start(), marker.end() + API_SPEC_REACH)

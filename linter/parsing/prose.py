@@ -13,6 +13,7 @@ spans (interned), table cells, headings, fences.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import unicodedata
@@ -24,10 +25,12 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from speclint.common.parallel import sent_by_fields
 from speclint.parsing import mdx as mdx_reading
 from speclint.parsing import pulldown
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Heading:
     level: int
@@ -37,6 +40,7 @@ class Heading:
     path: tuple[str, ...]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class InlineCode:
     text: str
@@ -45,6 +49,7 @@ class InlineCode:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Link:
     """An inline link: ``target`` is the raw destination (relative path, ``#anchor`` or URL)."""
@@ -55,6 +60,7 @@ class Link:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class HtmlComment:
     """A comment block, the place authors leave machine markers: an HTML comment
@@ -66,6 +72,7 @@ class HtmlComment:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class PageText:
     """The text of one page, one object that its paragraphs and list items keep offsets into:
@@ -78,6 +85,7 @@ class PageText:
     text: str
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True, eq=False)
 class Paragraph:
     """A paragraph: ``text`` is its source lines as written (a slice of the page), ``plain``
@@ -143,6 +151,7 @@ class Paragraph:
         return "".join([page[start:stop] if start >= 0 else " " for start, stop in pairs])
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class ListItem:
     """A list item's first paragraph; ``text`` as :class:`Paragraph`'s."""
@@ -162,6 +171,7 @@ class ListItem:
         return self.page.text[self.start : self.stop]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class TableCell:
     text: str
@@ -169,6 +179,7 @@ class TableCell:
     inline_code: tuple[InlineCode, ...]
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class Table:
     header: tuple[TableCell, ...]
@@ -178,6 +189,7 @@ class Table:
     heading: Heading | None
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class CodeFence:
     """A code block: a fenced one, or an indented one (CommonMark §4.4), which is read as a fence
@@ -210,6 +222,7 @@ class CodeFence:
         return self.line + line, column + (self.margin if line > 0 else 0)
 
 
+@sent_by_fields
 @dataclass(frozen=True, slots=True)
 class ProseDocument:
     headings: tuple[Heading, ...]
@@ -283,13 +296,23 @@ def cell_offset(line: str, index: int) -> int:
     """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
     pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
     code spans too (GFM §4.10, example 200)."""
-    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
-    if line.lstrip().startswith("|"):
-        pipes = pipes[1:]
-        start = line.index("|") + 1
-    else:
-        start = 0
+    pipes, start = _row_pipes(line)
     return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+
+
+@functools.lru_cache(maxsize=64)
+def _row_pipes(line: str) -> tuple[tuple[int, ...], int]:
+    """The offsets of a row's pipes that end its cells, and where its first cell starts: found
+    once for a row, not once for each of its cells (each cell's search read the whole line)."""
+    pipes = []
+    at = line.find("|")
+    while at >= 0:
+        if at == 0 or line[at - 1] != "\\":
+            pipes.append(at)
+        at = line.find("|", at + 1)
+    if line.lstrip().startswith("|"):
+        return tuple(pipes[1:]), line.index("|") + 1
+    return tuple(pipes), 0
 
 
 def github_anchor(text: str) -> str:

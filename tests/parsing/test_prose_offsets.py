@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from speclint.common.storage import dumps
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import PageText, markdown_tokens, parse_markdown
+from speclint.parsing.prose import PageText, cell_offset, markdown_tokens, parse_markdown
 from speclint.run.cache import _packed
 
 PAGE = """---
@@ -199,3 +199,27 @@ _MARKDOWN_BITS = st.sampled_from(
 @given(st.lists(_MARKDOWN_BITS, max_size=40).map("".join))
 def test_any_page_renders_as_its_tokens(text: str) -> None:
     assert [p.plain for p in parse_markdown(text).paragraphs] == _rendered_by_tokens(text)
+
+
+def _cell_starts_by_definition(line: str, index: int) -> int:
+    # GFM §4.10: a row splits at every pipe that is not escaped; the opening pipe is no split.
+    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
+    start = 0
+    if line.lstrip().startswith("|"):
+        start, pipes = line.index("|") + 1, pipes[1:]
+    return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+
+
+def test_a_cell_starts_after_the_pipe_that_opens_it() -> None:
+    row = "| `a` | b \\| c | d |"
+    assert [cell_offset(row, i) for i in range(3)] == [1, 7, 16]
+    assert [cell_offset("a | b", i) for i in range(2)] == [0, 3]
+    assert cell_offset(row, 9) == 1  # past the last cell: the first's start, as before
+    # Each row's pipes are found once: a row asked after another is read as itself.
+    assert cell_offset("|x|y|", 1) == 3 and cell_offset("| xx | yy |", 1) == 6
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(st.text(alphabet=" |\\`ab\t—", max_size=16), st.integers(0, 6))
+def test_any_row_splits_at_its_unescaped_pipes(line: str, index: int) -> None:
+    assert cell_offset(line, index) == _cell_starts_by_definition(line, index)

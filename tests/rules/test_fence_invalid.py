@@ -5,12 +5,15 @@ sketch of a payload (`"id"?: string`, `string[]`, `field: Type`) is a sketch, no
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_cli import cli
 from test_example_files import JOB
 
@@ -18,6 +21,7 @@ from conftest import findings_of, run_rule
 from speclint.analyses.context import Context
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
+from speclint.rules import fence_invalid
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -783,3 +787,56 @@ def test_a_slip_only_the_text_of_a_released_page_has_is_not_reported(
     assert [(f.location.path, f.severity) for f in found] == [
         ("versions/3.1.1.md", Severity.WARNING)
     ]
+
+
+# Whether a page states that its examples wrap strings (`fence_invalid.states_wrapping`): the
+# pattern searched only on the lines holding a reason's word must answer as searched everywhere.
+_STATEMENT_BITS = st.sampled_from(
+    [
+        "line breaks",
+        "Line-Break",
+        "wrapped",
+        "split across two lines",
+        "folded onto lines",
+        " for readability",
+        "LEGİBILITY",  # İ: read as i by the pattern's ignore-case matching
+        "legıble",
+        "clarity",
+        "display purposes",
+        "preſentation purposes",
+        "formatting purposes",
+        "readab",
+        "\n",
+        ".",
+        " ",
+        "x",
+        "é",
+        "😀",
+    ]
+)
+
+
+@settings(derandomize=True, max_examples=500, deadline=None)
+@given(st.lists(_STATEMENT_BITS, max_size=12).map("".join))
+def test_a_wrapping_statement_is_found_on_its_line_as_in_the_whole_page(text: str) -> None:
+    assert fence_invalid.states_wrapping(text) == (
+        fence_invalid.WRAPPED_STATED.search(text) is not None
+    )
+
+
+def test_a_statement_is_found_whatever_else_the_page_holds() -> None:
+    stated = "Line breaks in the examples are for display purposes only."
+    assert fence_invalid.states_wrapping(f"# Title\n\n{stated}\n")
+    assert fence_invalid.states_wrapping(f"İ\n{stated}")  # a character lower case makes two
+    # Characters the pattern reads as ASCII letters, which lower case leaves as they are.
+    assert fence_invalid.states_wrapping("Line breaks are for legıbility.")
+    assert fence_invalid.states_wrapping("Line breaks are for preſentation purposes.")
+    assert not fence_invalid.states_wrapping("Line breaks.\nFor readability.\n")  # two lines
+
+
+def test_every_character_read_as_an_ascii_letter_is_known() -> None:
+    # The lines searched are found in lower case, which misses what `re`'s case folding alone
+    # reads as an ASCII letter: those characters send a page to the whole search.
+    letter = re.compile(r"(?i)[a-z]")
+    folded = {chr(c) for c in range(0x80, sys.maxunicode + 1) if letter.fullmatch(chr(c))}
+    assert folded == set(fence_invalid._FOLDED_AS_ASCII)

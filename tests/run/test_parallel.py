@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from speclint.analyses.context import Context
 from speclint.common import collector, parallel
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.config import load_config
+from speclint.model.corpus import parse_document
 from speclint.run import engine, runner
 from speclint.run.catalog import RuleInfo
 
@@ -53,6 +56,35 @@ def test_what_a_child_cannot_send_is_computed_here() -> None:
     items = list(range(10))
     found = parallel.forked_map(awkward, items, [parallel.MIN_WEIGHT] * len(items), 2)
     assert found == items
+
+
+def test_a_parsed_page_read_back_from_a_child_is_the_page_it_parsed() -> None:
+    # The prose model's classes are pickled as their constructor calls (``sent_by_fields``): a
+    # page sent from a parsing child must read back equal, its paragraphs still slicing the one
+    # page text they share, and its headings the objects its inline code names.
+    text = (
+        "# Title\n\nA `code` paragraph [link](a.md).\n\n- an item with `x`\n\n"
+        "| a | b \\| c |\n| --- | --- |\n| `1` | 2 |\n\n```json\n{}\n```\n<!-- note -->\n"
+    )
+    page = parse_document("page.md", text.encode())
+    back = pickle.loads(pickle.dumps(page, protocol=5))
+    assert back.model == page.model and back.model is not None
+    assert back.derived == page.derived
+    paragraph = back.model.paragraphs[0]
+    assert (
+        paragraph.page is back.model.page and paragraph.text == "A `code` paragraph [link](a.md)."
+    )
+    assert back.model.inline_code[0].heading is back.model.headings[0]
+
+
+def test_a_class_with_a_field_its_constructor_does_not_take_is_not_sent_by_fields() -> None:
+    @dataclass(frozen=True)
+    class Made:
+        given: int
+        derived: int = field(init=False, default=0)
+
+    with pytest.raises(TypeError, match="constructor"):
+        parallel.sent_by_fields(Made)
 
 
 def test_small_work_is_not_forked() -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_broken_link import MakeCorpus, findings_of
 from test_cli import cli
 
@@ -17,6 +19,7 @@ from speclint.analyses.api.api_links import deep_link
 from speclint.analyses.context import Context
 from speclint.analyses.prose.renderers import mkdocs_slug, renderers
 from speclint.common.findings import Finding
+from speclint.parsing import links
 from speclint.parsing.links import page_of
 from speclint.parsing.prose import markdown_tokens
 
@@ -701,3 +704,60 @@ def test_a_label_in_a_sphinx_project_without_myst_sets_no_target(make_corpus: Ma
     }
     found = {f.message.split("`")[1] for f in findings_of(make_corpus(files))}
     assert {"ref-role", "ref-rloe"} <= found
+
+
+# A page renders an API reference by one of API_RENDERING's markers; `api_renderings` tries the
+# pattern only on a page holding one of the words every marker holds (RENDERING_WORDS).
+_MARKERS = [
+    "<redoc spec-url='a.yaml'>",
+    '<rapi-doc spec-url="b.json">',
+    '<elements-api apiDescriptionUrl="c.yaml"',
+    "<openapi-explorer spec-url='d.json'",
+    '<swagger-ui url="e.yaml">',
+    '<SwaggerUI url="f.json" />',
+    "<Redoc specUrl='g.yaml' />",
+    '<RedocStandalone specUrl="h.yaml"',
+    "<ApiDocMdx specUrl='i.json' />",
+    "<Redocusaurus spec='j.yaml'",
+    "!!swagger k.json\n",
+    "!!swagger-http https://x.example/l.yaml\n",
+    "SwaggerUIBundle({url: 'm.json'})",
+    "SwaggerUI ({url: 'n.yaml'})",
+    "Redoc.init('o.yaml')",
+    "<div id = 'swagger-ui'> (p.json)",
+    "<div id=\"redoc-container\"> 'q.yaml'",
+    "[OAD(r.yaml)]",
+    '{{< swaggerui src="s.json" >}}',
+    "{{<openapi src='t.yaml'>}}",
+]
+
+
+def _renderings_by_pattern(text: str) -> tuple[bool, list[str]]:
+    specs: list[str] = []
+    found = False
+    for marker in links.API_RENDERING.finditer(text):
+        found = True
+        spec = links.API_SPEC.search(text, marker.start(), marker.end() + links.API_SPEC_REACH)
+        if spec is not None and spec.group(1) not in specs:
+            specs.append(spec.group(1))
+    return found, specs
+
+
+def test_every_marker_holds_a_word_the_page_is_searched_for() -> None:
+    for marker in _MARKERS:
+        assert links.API_RENDERING.search(marker), marker
+        assert links.api_renderings(f"# API\n\n{marker}\n") == _renderings_by_pattern(
+            f"# API\n\n{marker}\n"
+        )
+        assert links.api_renderings(f"# API\n\n{marker}\n")[0], marker
+
+
+@settings(derandomize=True, max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_MARKERS, "redo", "swagger", "<", "{{", "id=", " ", "\n", "a.json"]),
+        max_size=8,
+    ).map("".join)
+)
+def test_a_page_renders_what_the_pattern_finds_in_it(text: str) -> None:
+    assert links.api_renderings(text) == _renderings_by_pattern(text)
