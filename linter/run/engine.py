@@ -53,7 +53,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.repository.downloads import page_commands
-from speclint.analyses.repository.lineage import embedded_uris
+from speclint.analyses.schemas.references import embedded_uris
 from speclint.analyses.units import extract_digest, prepared
 from speclint.common.cache_folder import enabled
 from speclint.common.collector import run_collector
