@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
@@ -551,7 +552,20 @@ def revision_files(corpus: Path, ref: str, skipped: frozenset[str]) -> RevisionF
     }
     written = [inside + path for path in (*links, *as_written)]
     _converts_nothing(top, settings, commit, sorted(targets), written)
-    return RevisionFiles(top, commit, blobs, sorted(names, key=walk_order), resolved, tree)
+    # Everything the revision's files were made of, once the objects path is taken: the tree as
+    # git lists it (each file's mode and object id, the links' blobs among them) under the top
+    # and the folder, and the settings that decide how links are written. What attributes and
+    # the rest of the configuration could change has sent the run to a checkout already.
+    listed = hashlib.sha256(
+        repr((str(top), commit, inside, sorted(settings.items()))).encode(
+            "utf-8", "surrogateescape"
+        )
+    )
+    for record in records:
+        listed.update(record + b"\0")
+    return RevisionFiles(
+        top, commit, blobs, sorted(names, key=walk_order), resolved, tree, listed.hexdigest()
+    )
 
 
 _SYMLINK_MODE = "120000"
@@ -952,10 +966,15 @@ class RevisionFiles:
         names: list[str],
         links: dict[str, _Link | str] | None = None,
         tree: _Tree | None = None,
+        listed: str = "",
     ) -> None:
         self.top = top
         self.commit = commit
         self.names = names
+        # A digest of git's listing of the revision and the settings read with it (see
+        # :func:`revision_files`): two revisions with the same one hold the same files by object
+        # id, and, while no object is replaced (:meth:`replaces_nothing`), the same bytes.
+        self.listed = listed
         self._blobs = blobs
         # The symlinks as a checkout shows them, or why a checkout must say (`is_folder`).
         self._links = links or {}
@@ -964,6 +983,17 @@ class RevisionFiles:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0  # the process that started ``_process``
+
+    def replaces_nothing(self) -> bool:
+        """Whether git reads every object as the one its id names: no replace ref
+        (git-replace(1)) under ``refs/replace/`` (the base git reads them from: speclint's git
+        runs without ``GIT_REPLACE_REF_BASE``), whatever ``core.useReplaceRefs`` says. Only then
+        does an object id name the bytes ``git cat-file`` gives for it; False when git cannot
+        say."""
+        found = _records(
+            self.top, "for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"
+        )
+        return found == []
 
     def is_folder(self, path: str) -> bool:
         """Whether the walk of a checkout meets a folder at ``path``, a name of :attr:`names`:
