@@ -523,12 +523,20 @@ class RuleCache:
         self.used: dict[str, Any] = {}
 
     @staticmethod
-    def key(corpus: Context, rule_id: str, info: RuleInfo | None = None) -> str | None:
+    def key(
+        corpus: Context,
+        rule_id: str,
+        info: RuleInfo | None = None,
+        contents: frozenset[str] | None = None,
+    ) -> str | None:
         """The key of a ``READS = "structured"`` rule's findings: every JSON/YAML document, the
         listing and every document's path and kind; for a ``READS = "extract"`` rule, also what
         it reads of each Markdown page (``speclint.analyses.units.extract_digest``); for a rule
         that reads merges, provenance or derived documents (its ``info.facts``; None: none, as
-        the reference index), what the build commands make (``_build_digest``)."""
+        the reference index), what the build commands make (``_build_digest``). ``contents``:
+        the JSON/YAML documents whose content the result is made of, when not all of them (the
+        reference index: ``references.indexed``); of each other one, the key holds whether it
+        parsed (``usable``) beside its path, kind and dialect."""
 
         documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
         if any(not d.digest for d in documents):
@@ -544,7 +552,10 @@ class RuleCache:
             digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
             digest.update(f"{document.dialect}\x00".encode())
             if document.kind is not DocumentKind.MARKDOWN:
-                digest.update(f"{document.digest}\x00".encode())
+                if contents is None or document.path in contents:
+                    digest.update(f"{document.digest}\x00".encode())
+                else:
+                    digest.update(f"\x02{document.usable}\x00".encode())
             elif info is not None and info.extract is not None and document.usable:
                 digest.update(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
         # A name in parentheses is not a rule's (``runner.REFERENCES``, the reference index).

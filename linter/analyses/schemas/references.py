@@ -590,6 +590,25 @@ def _crawled(base: Registry[Any], resources: list[tuple[str, Resource[Any]]]) ->
     return registry
 
 
+def indexed(corpus: Corpus) -> frozenset[str]:
+    """The documents whose content :meth:`ReferenceIndex.build` reads: the schema and API
+    documents, and the plain JSON/YAML documents they reach by ``$ref`` (:func:`fragments`).
+    Of every other document it reads only whether it is there, of which kind, and whether it
+    parsed (a ``$ref`` to it: ``fragments``); the rule cache keys the index on these
+    (``RuleCache.key``), so an edit of a data file no ``$ref`` reaches keeps it."""
+    return frozenset(
+        [
+            *(
+                d.path
+                for d in corpus.of_kind(
+                    DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+                )
+            ),
+            *(d.path for d in fragments(corpus)),
+        ]
+    )
+
+
 def fragments(corpus: Corpus) -> list[Document]:
     """The plain JSON/YAML documents (kind DATA) that a schema or API document reaches by
     ``$ref``, directly or through other such fragments, in path order.
