@@ -496,3 +496,39 @@ def test_the_reference_index_is_kept_while_only_data_no_ref_reaches_changes(
     assert run() == 1
     (root / "schemas/a.schema.json").write_text(schema(type="object"))
     assert run() == 1
+
+
+def test_the_files_a_ref_reaches_follow_the_ref_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which data files a document's `$ref`s reach is remembered with the document
+    (``references._reached``), by the `[ref-map]` it was read with: a resident checker's run
+    after the map changes reads the published URL as the corpus file it now maps to, as a cold
+    run does."""
+    from conftest import write_files
+    from speclint.run.resident import Resident
+
+    monkeypatch.setenv("SPECLINT_CACHE_DIR", str(tmp_path / "cache"))
+    api = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    $ref: 'https://api.example/paths/a.json'\n"
+    )
+    root = write_files(
+        tmp_path / "corpus",
+        {
+            "openapi.yaml": api,
+            "paths/a.json": '{"get": {"responses": {"200": {"$ref": "#/missing"}}}}',
+        },
+    )
+    resident = Resident(root)
+
+    def rules() -> list[str]:
+        found = lint(root, Options(resident=resident)).findings
+        assert found == lint(root, Options(cache=False)).findings
+        return sorted(f.rule for f in found if f.location.path == "paths/a.json")
+
+    assert "unresolved-ref" not in rules()  # a remote reference: the file is plain data
+    write_files(root, {"speclint.toml": '[ref-map]\n"https://api.example/paths/" = "paths/"\n'})
+    assert "unresolved-ref" in rules()  # a fragment now: its own `$ref` is read
+    (root / "speclint.toml").unlink()
+    assert "unresolved-ref" not in rules()

@@ -626,14 +626,7 @@ def fragments(corpus: Corpus) -> list[Document]:
     pending = list(corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI))
     while pending:
         document = pending.pop()
-        for _, value, base in _sites(document):
-            joined = join_uri(base, as_uri_reference(value))
-            # A published URL that `[ref-map]` maps into the corpus names that file (`resolve`).
-            mapped = map_remote(corpus.config.ref_map, joined) if joined is not None else None
-            joined = mapped or joined
-            if joined is None or not joined.startswith(CORPUS_BASE):
-                continue
-            path = unquote(defragmented(joined)[len(CORPUS_BASE) :])
+        for path in _reached(document, corpus.config.ref_map):
             target = corpus.documents.get(path)
             if (
                 target is not None
@@ -646,6 +639,29 @@ def fragments(corpus: Corpus) -> list[Document]:
     ordered = [found[path] for path in sorted(found)]
     corpus.memo["references.fragments"] = ordered
     return ordered
+
+
+def _reached(document: Document, ref_map: Mapping[str, str]) -> tuple[str, ...]:
+    """The corpus paths the document's ``$ref``\\s name, in the order of its sites: a pure
+    function of its path, kind and content and of ``ref_map``, remembered with the document (a
+    resident checker's next run, whose every run asks :func:`fragments` for the reference
+    index's key, does not join its thousand references again)."""
+
+    def reached() -> tuple[str, ...]:
+        found: list[str] = []
+        for _, value, base in _sites(document):
+            joined = join_uri(base, as_uri_reference(value))
+            # A published URL that `[ref-map]` maps into the corpus names that file (`resolve`).
+            mapped = map_remote(ref_map, joined) if joined is not None else None
+            joined = mapped or joined
+            if joined is None or not joined.startswith(CORPUS_BASE):
+                continue
+            found.append(unquote(defragmented(joined)[len(CORPUS_BASE) :]))
+        return tuple(found)
+
+    # By kind, as ``_sites``: a resident document promoted from data to schema keeps this dict.
+    mapping = repr(sorted(ref_map.items()))
+    return document.remember(f"references.reached:{document.kind.value}:{mapping}", reached)
 
 
 # Memoised, as `join_uri` below: both are pure functions of their strings, and the reference
