@@ -30,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -243,6 +244,7 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
     if records is None:
         return None
     found: set[str] = set()
+    folder = str(root)
     for record in records:
         # "<mode> <object> <stage>\t<path>"; a conflicted path has several stages.
         meta, _, name = record.partition(b"\t")
@@ -253,9 +255,25 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
         if any(part in skipped for part in parts[:-1]) or parts[-1] == ".git":
             continue
         # As the walk: a symlink to a folder is not entered, a deleted file is not there.
-        if os.path.lexists(root / relative) and not (root / relative).is_dir():
+        if _a_file_or_link(os.path.join(folder, relative)):
             found.add(relative)
     return sorted(found, key=walk_order)
+
+
+def _a_file_or_link(full: str) -> bool:
+    """``os.path.lexists(full) and not Path(full).is_dir()``, in one status call (two for a
+    symlink, whose target says whether it is a folder): asked of every file of the index at
+    every run of the hook."""
+    try:
+        status = os.lstat(full)
+    except (OSError, ValueError):
+        return False
+    if stat.S_ISLNK(status.st_mode):
+        try:
+            return not stat.S_ISDIR(os.stat(full).st_mode)
+        except (OSError, ValueError):
+            return True  # a dangling link: there, and no folder
+    return not stat.S_ISDIR(status.st_mode)
 
 
 def walk_order(relative: str) -> tuple[tuple[int, str], ...]:
