@@ -922,7 +922,10 @@ def _lint_base(
     With ``caches`` (the run's), the base is parsed and linted as a plain run on the same files
     would be: its result is keyed by the files' contents (and the corpus root's path, not the
     worktree's: no rule reads where the corpus is), so the run that checked this revision before
-    it was committed (the pre-commit hook, or ``speclint check``) answers for it."""
+    it was committed (the pre-commit hook, or ``speclint check``) answers for it. A resident
+    checker keeps the base it judged last (``Resident.base``, under :func:`_base_key`): the next
+    attempt at a commit against the same HEAD lists the revision (which also says whether git
+    would check it out as its objects hold it) and reads, parses and keys none of its files."""
     parses = caches.documents if caches is not None else None
     try:
         try:

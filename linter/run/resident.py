@@ -14,7 +14,10 @@ keys, so the same inputs give the same result, byte for byte:
   (``Document.derived``), and refined classifications replace a document, never change it
   (``speclint.model.corpus.refine``);
 - the **rule cache**'s entries and the last runs' durations;
-- the **run cache**'s last results.
+- the **run cache**'s last results;
+- the **base revision** the last run judged from git's objects (:class:`Base`: the hook judges
+  HEAD at every attempt at a commit), under a key that holds what the run key holds and git's
+  listing of the revision, each file by its object id, taken only while git replaces no object.
 
 Entries no run used last time are dropped, so memory follows the corpus, not its history.
 
