@@ -21,7 +21,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, partial
+from functools import cache, cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar, cast
 
@@ -847,17 +847,13 @@ def discover(
     """The files of ``tree`` (default: every file under ``root``) that the configuration
     includes and git does not ignore (``git_ignored``; None: git is asked), as listed (a name
     that is not UTF-8 keeps its undecodable bytes; see :func:`shown_path`)."""
-    includes, _ = _filters(config)
+    included = any_glob(tuple(config.include))
     # The kinds it reads first: the rest of the tree (images, sources) is never matched against
     # the exclusions and the git-ignored folders.
     return not_left_out(
         root,
         config,
-        (
-            relative
-            for relative in (listing(root) if tree is None else tree)
-            if any(r.match(relative) for r in includes)
-        ),
+        (relative for relative in (listing(root) if tree is None else tree) if included(relative)),
         git_ignored,
     )
 
@@ -869,8 +865,7 @@ def not_left_out(
     names the kinds it reads): not excluded, not build output, not a test fixture, not ignored
     by git (``git_ignored``, as ``gitbase.ignored`` says; None: git is asked). What it would
     read of a kind it does not (a reStructuredText page) is these."""
-    _, excludes = _filters(config)
-    fixture = [glob_to_regex(p) for p in config.fixtures]
+    left_out = any_glob((*_excluded(config), *config.fixtures))
     # A repository's own .gitignore says what is not its content (a virtualenv, generated
     # output): untracked files it ignores are not read (issue 14).
     ignored_files, ignored_folders = ignored(root) if git_ignored is None else git_ignored
@@ -878,7 +873,7 @@ def not_left_out(
         {
             relative
             for relative in tree
-            if not any(r.match(relative) for r in (*excludes, *fixture))
+            if not left_out(relative)
             and relative not in ignored_files
             and not relative.startswith(ignored_folders)
         }
@@ -887,24 +882,45 @@ def not_left_out(
 
 def fixtures(config: Config, tree: Iterable[str]) -> list[str]:
     """The files of ``tree`` that discovery leaves out as test fixtures (``config.fixtures``)."""
-    includes, excludes = _filters(config)
-    marked = [glob_to_regex(p) for p in config.fixtures]
-    return sorted(
-        path
-        for path in tree
-        if any(r.match(path) for r in marked)
-        and any(r.match(path) for r in includes)
-        and not any(r.match(path) for r in excludes)
-    )
+    marked = any_glob(tuple(config.fixtures))
+    included = any_glob(tuple(config.include))
+    excluded = any_glob(_excluded(config))
+    return sorted(path for path in tree if marked(path) and included(path) and not excluded(path))
 
 
-def _filters(config: Config) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
-    """(include, exclude) patterns. Build outputs are copies of the corpus's schemas (same
+def _excluded(config: Config) -> tuple[str, ...]:
+    """The globs discovery leaves out. Build outputs are copies of the corpus's schemas (same
     `$id`s): never linted as sources. Test fixtures are a test suite's data, often wrong on
     purpose: ``discover`` leaves them out, ``fixtures`` lists them."""
-    includes = [glob_to_regex(p) for p in config.include]
-    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
-    return includes, excludes
+    return (*config.exclude, f"{config.build_output}/**")
+
+
+@cache
+def any_glob(globs: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a path matches any of ``globs`` (each as :func:`glob_to_regex` reads it), in one
+    regular expression: the alternatives are tried in turn from the path's start, each anchored
+    at its end, as matching each glob's would (a glob's regex holds no group a backreference
+    could name). Discovery asks it of every file of the listing at every run (the MCP
+    repository: 74,000 matches of 944 paths, one per glob, 0.03 s)."""
+    if not globs:
+        return _nothing
+    return partial(_matches, globs)
+
+
+@lru_cache(maxsize=1 << 16)
+def _matches(globs: tuple[str, ...], path: str) -> bool:
+    """Whether ``path`` matches one of ``globs``, remembered: a resident checker lists the same
+    paths at every run."""
+    return _either(globs).match(path) is not None
+
+
+@cache
+def _either(globs: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{glob_body(glob)}\\Z)" for glob in globs))
+
+
+def _nothing(path: str) -> bool:
+    return False
 
 
 # --- reading and parsing ------------------------------------------------------------------------

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -39,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from shlex import quote
-from typing import IO
+from typing import IO, TypeVar
 
 from speclint.common.lifecycle import process_alive, signals_deferred
 from speclint.parsing.reading import (
@@ -306,6 +308,7 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
     if records is None:
         return None
     found: set[str] = set()
+    folder = str(root)
     for record in records:
         # "<mode> <object> <stage>\t<path>"; a conflicted path has several stages.
         meta, _, name = record.partition(b"\t")
@@ -316,9 +319,25 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
         if any(part in skipped for part in parts[:-1]) or parts[-1] == ".git":
             continue
         # As the walk: a symlink to a folder is not entered, a deleted file is not there.
-        if os.path.lexists(root / relative) and not (root / relative).is_dir():
+        if _a_file_or_link(os.path.join(folder, relative)):
             found.add(relative)
     return sorted(found, key=walk_order)
+
+
+def _a_file_or_link(full: str) -> bool:
+    """``os.path.lexists(full) and not Path(full).is_dir()``, in one status call (two for a
+    symlink, whose target says whether it is a folder): asked of every file of the index at
+    every run of the hook."""
+    try:
+        status = os.lstat(full)
+    except (OSError, ValueError):
+        return False
+    if stat.S_ISLNK(status.st_mode):
+        try:
+            return not stat.S_ISDIR(os.stat(full).st_mode)
+        except (OSError, ValueError):
+            return True  # a dangling link: there, and no folder
+    return not stat.S_ISDIR(status.st_mode)
 
 
 def walk_order(relative: str) -> tuple[tuple[int, str], ...]:
@@ -559,12 +578,30 @@ def revision_files(corpus: Path, ref: str, skipped: frozenset[str]) -> RevisionF
     git cannot list them; files under a ``skipped`` folder (one the walk never enters) are
     listed but do not make it check out."""
     top, commit, relative = _revision(corpus, ref)
+    with tempfile.TemporaryDirectory(prefix="speclint-index-") as scratch:
+        return _revision_files(top, commit, relative, ref, skipped, str(Path(scratch) / "index"))
+
+
+def _revision_files(
+    top: Path, commit: str, relative: Path, ref: str, skipped: frozenset[str], index: str
+) -> RevisionFiles:
+    """:func:`revision_files` of ``commit``, with ``index``, a path in a scratch folder of its
+    own, for an index of the revision (``_converts_nothing``)."""
     folder = relative.as_posix()
     inside = "" if folder == "." else folder + "/"
     tree_ish = commit if not inside else f"{commit}:{folder}"
-    settings = _settings(top)
-    # The paths are only keys here: none of them is joined to a folder of the disk.
-    records = _records(top, "ls-tree", "-r", "-z", "-l", "--full-tree", tree_ish)
+    # Four gits that need none of the others' answers, run at once: each process is waited
+    # for in a thread of its own (the hook reads HEAD this way at every attempt at a commit).
+    configured, records, read_tree, replace_refs = _concurrently(
+        lambda: _records(top, "config", "-z", "--get-regexp", _CONFIGURATION),
+        # The paths are only keys here: none of them is joined to a folder of the disk.
+        lambda: _records(top, "ls-tree", "-r", "-z", "-l", "--full-tree", tree_ish),
+        # git 2.39 reads attributes from an index, not a tree (`check-attr --source` is 2.40's):
+        # an index of the revision, written in our own scratch folder, holds its .gitattributes.
+        lambda: _records(top, "read-tree", commit, index=index),
+        lambda: _records(top, "for-each-ref", "--count=1", "--format=%(refname)", "refs/replace/"),
+    )
+    settings = _settings(configured)
     if records is None:
         # No such folder at the revision (or a symlink to one, or a damaged repository): the
         # checkout says which, as it always did.
@@ -614,8 +651,55 @@ def revision_files(corpus: Path, ref: str, skipped: frozenset[str]) -> RevisionF
         if isinstance(found, _Link) and found.target is not None
     }
     written = [inside + path for path in (*links, *as_written)]
-    _converts_nothing(top, settings, commit, sorted(targets), written)
-    return RevisionFiles(top, commit, blobs, sorted(names, key=walk_order), resolved, tree)
+    _converts_nothing(top, settings, sorted(targets), written, index if read_tree == [] else None)
+    # Everything the revision's files were made of, once the objects path is taken: the tree as
+    # git lists it (each file's mode and object id, the links' blobs among them) under the top
+    # and the folder, and the settings that decide how links are written. What attributes and
+    # the rest of the configuration could change has sent the run to a checkout already.
+    listed = hashlib.sha256(
+        repr((str(top), commit, inside, sorted(settings.items()))).encode(
+            "utf-8", "surrogateescape"
+        )
+    )
+    for record in records:
+        listed.update(record + b"\0")
+    return RevisionFiles(
+        top,
+        commit,
+        blobs,
+        sorted(names, key=walk_order),
+        resolved,
+        tree,
+        listed.hexdigest(),
+        replaced=replace_refs != [],
+    )
+
+
+T = TypeVar("T")
+
+
+def _concurrently(*calls: Callable[[], T]) -> list[T]:
+    """Each call's answer, the calls made at once, each in a thread of its own (each waits on a
+    git process, not on this one); what one raises is raised here once all are done."""
+    answers: list[T | None] = [None] * len(calls)
+    raised: list[BaseException | None] = [None] * len(calls)
+
+    def run(at: int) -> None:
+        try:
+            answers[at] = calls[at]()
+        except BaseException as error:  # handed to the caller's thread
+            raised[at] = error
+
+    threads = [threading.Thread(target=run, args=(at,), daemon=True) for at in range(1, len(calls))]
+    for thread in threads:
+        thread.start()
+    run(0)
+    for thread in threads:
+        thread.join()
+    for error in raised:
+        if error is not None:
+            raise error
+    return answers  # type: ignore[return-value]
 
 
 _SYMLINK_MODE = "120000"
@@ -635,10 +719,10 @@ def _entries(records: list[bytes], inside: str) -> dict[str, tuple[str, str, str
     return entries
 
 
-def _settings(top: Path) -> dict[str, str]:
-    """The configuration that makes a checkout differ from the objects (``_CONFIGURATION``):
-    lowercased name -> lowercased value, the last one set winning, as in git."""
-    found = _records(top, "config", "-z", "--get-regexp", _CONFIGURATION)
+def _settings(found: list[bytes] | None) -> dict[str, str]:
+    """The configuration that makes a checkout differ from the objects (``_CONFIGURATION``), of
+    git's answer to ``config -z --get-regexp``: lowercased name -> lowercased value, the last
+    one set winning, as in git."""
     if found is None:
         raise NeedsCheckout("git cannot read its configuration")
     settings: dict[str, str] = {}
@@ -669,7 +753,7 @@ def _records(
 
 
 def _converts_nothing(
-    top: Path, settings: dict[str, str], commit: str, paths: list[str], links: list[str]
+    top: Path, settings: dict[str, str], paths: list[str], links: list[str], index: str | None
 ) -> None:
     """Raise :class:`NeedsCheckout` unless a checkout of ``commit`` writes each of ``paths``
     (relative to ``top``) byte for byte as its blob holds it: no configuration (``settings``)
@@ -698,16 +782,12 @@ def _converts_nothing(
     crlf = eol == "crlf" or (eol == "native" and os.linesep == "\r\n")
     if not paths:
         return
-    with tempfile.TemporaryDirectory(prefix="speclint-index-") as scratch:
-        # git 2.39 reads attributes from an index, not a tree (`check-attr --source` is 2.40's):
-        # an index of the revision, written in our own scratch folder, holds its .gitattributes.
-        index = str(Path(scratch) / "index")
-        if _records(top, "read-tree", commit, index=index) is None:
-            raise NeedsCheckout("git cannot read the revision's tree into an index")
-        listed = b"\0".join(os.fsencode(path) for path in paths) + b"\0"
-        records = _records(
-            top, "check-attr", "--cached", "-z", "--stdin", *_CONVERTING, stdin=listed, index=index
-        )
+    if index is None:  # ``index``: the revision's tree, read into an index of our own
+        raise NeedsCheckout("git cannot read the revision's tree into an index")
+    listed = b"\0".join(os.fsencode(path) for path in paths) + b"\0"
+    records = _records(
+        top, "check-attr", "--cached", "-z", "--stdin", *_CONVERTING, stdin=listed, index=index
+    )
     if records is None or len(records) % 3:
         raise NeedsCheckout("git cannot say which attributes apply")
     for at in range(0, len(records), 3):
@@ -1016,10 +1096,17 @@ class RevisionFiles:
         names: list[str],
         links: dict[str, _Link | str] | None = None,
         tree: _Tree | None = None,
+        listed: str = "",
+        replaced: bool = True,
     ) -> None:
         self.top = top
         self.commit = commit
         self.names = names
+        # A digest of git's listing of the revision and the settings read with it (see
+        # :func:`revision_files`): two revisions with the same one hold the same files by object
+        # id, and, while no object is replaced (:meth:`replaces_nothing`), the same bytes.
+        self.listed = listed
+        self._replaced = replaced  # a replace ref was there when the revision was listed
         self._blobs = blobs
         # The symlinks as a checkout shows them, or why a checkout must say (`is_folder`).
         self._links = links or {}
@@ -1028,6 +1115,14 @@ class RevisionFiles:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0  # the process that started ``_process``
+
+    def replaces_nothing(self) -> bool:
+        """Whether git reads every object as the one its id names: no replace ref
+        (git-replace(1)) under ``refs/replace/`` (the base git reads them from: speclint's git
+        runs without ``GIT_REPLACE_REF_BASE``), whatever ``core.useReplaceRefs`` says. Only then
+        does an object id name the bytes ``git cat-file`` gives for it; False when git cannot
+        say (as git said when :func:`revision_files` listed the revision)."""
+        return not self._replaced
 
     def is_folder(self, path: str) -> bool:
         """Whether the walk of a checkout meets a folder at ``path``, a name of :attr:`names`:

@@ -503,6 +503,34 @@ def _made_digest(corpus: Context) -> bytes:
     return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
+def _listed(corpus: Context) -> bytes:
+    """Every file of the listing, sorted, each followed by a NUL: what every rule's key holds
+    of it, made once a run (the keys hash it whole, as they hashed each path in turn)."""
+    known: bytes | None = corpus.memo.get("cache:listed")
+    if known is None:
+        known = corpus.memo["cache:listed"] = b"".join(
+            present.encode("utf-8", "surrogateescape") + b"\x00" for present in sorted(corpus.tree)
+        )
+    return known
+
+
+def _described(corpus: Context) -> list[tuple[Document, bytes, bytes]]:
+    """Each document with what every key holds of it (its path, kind and dialect: a file's
+    dialect may come of who ``$ref``\\s it, ``refine``) and its content's digest, as bytes,
+    made once a run for every rule's key."""
+    known: list[tuple[Document, bytes, bytes]] | None = corpus.memo.get("cache:described")
+    if known is None:
+        known = corpus.memo["cache:described"] = [
+            (
+                document,
+                f"{document.path}\x00{document.kind.value}\x00{document.dialect}\x00".encode(),
+                f"{document.digest}\x00".encode(),
+            )
+            for document in corpus.documents.values()
+        ]
+    return known
+
+
 def _others_running(corpus: Context, info: RuleInfo | None) -> bytes:
     """Which of the rules a rule leaves a defect to run (``RuleInfo.leaves_to``; None: not a
     rule, the reference index): its findings differ with them, and the command line's
@@ -523,12 +551,20 @@ class RuleCache:
         self.used: dict[str, Any] = {}
 
     @staticmethod
-    def key(corpus: Context, rule_id: str, info: RuleInfo | None = None) -> str | None:
+    def key(
+        corpus: Context,
+        rule_id: str,
+        info: RuleInfo | None = None,
+        contents: frozenset[str] | None = None,
+    ) -> str | None:
         """The key of a ``READS = "structured"`` rule's findings: every JSON/YAML document, the
         listing and every document's path and kind; for a ``READS = "extract"`` rule, also what
         it reads of each Markdown page (``speclint.analyses.units.extract_digest``); for a rule
         that reads merges, provenance or derived documents (its ``info.facts``; None: none, as
-        the reference index), what the build commands make (``_build_digest``)."""
+        the reference index), what the build commands make (``_build_digest``). ``contents``:
+        the JSON/YAML documents whose content the result is made of, when not all of them (the
+        reference index: ``references.indexed``); of each other one, the key holds whether it
+        parsed (``usable``) beside its path, kind and dialect."""
 
         documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
         if any(not d.digest for d in documents):
@@ -536,17 +572,20 @@ class RuleCache:
         digest = hashlib.sha256()
         digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
         digest.update(_others_running(corpus, info))
-        for present in sorted(corpus.tree):
-            digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(_listed(corpus))
         digest.update(_build_digest(corpus, info))
         digest.update(b"\x01")
-        for document in corpus.documents.values():
-            digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
-            digest.update(f"{document.dialect}\x00".encode())
+        parts: list[bytes] = []
+        for document, head, content in _described(corpus):
+            parts.append(head)
             if document.kind is not DocumentKind.MARKDOWN:
-                digest.update(f"{document.digest}\x00".encode())
+                if contents is None or document.path in contents:
+                    parts.append(content)
+                else:
+                    parts.append(f"\x02{document.usable}\x00".encode())
             elif info is not None and info.extract is not None and document.usable:
-                digest.update(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
+                parts.append(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
+        digest.update(b"".join(parts))
         # A name in parentheses is not a rule's (``runner.REFERENCES``, the reference index).
         items = Any if rule_id.startswith("(") else Finding
         return f"{_holding(items)}/{digest.hexdigest()}"
@@ -563,22 +602,18 @@ class RuleCache:
         shared.update(f"{code_fingerprint()}\x00{rule_id}\x00{info.reads}\x00".encode())
         shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
         shared.update(_others_running(corpus, info))
-        for present in sorted(corpus.tree):
-            shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        shared.update(_listed(corpus))
         shared.update(_build_digest(corpus, info))
         shared.update(b"\x01")
-        for document in corpus.documents.values():
-            # The kind and dialect: a file's dialect may come of who `$ref`s it (`refine`).
-            shared.update(f"{document.path}\x00{document.kind.value}\x00".encode())
-            shared.update(f"{document.dialect}\x00".encode())
-            # A page's unit reads every JSON/YAML document (or what its `shared` says it reads
-            # of them); a document's, those it reaches.
-            if (
-                info.reads == "page"
-                and info.shared is None
-                and document.kind is not DocumentKind.MARKDOWN
-            ):
-                shared.update(f"{document.digest}\x00".encode())
+        # A page's unit reads every JSON/YAML document (or what its `shared` says it reads of
+        # them); a document's, those it reaches.
+        every = info.reads == "page" and info.shared is None
+        shared.update(
+            b"".join(
+                head + content if every and document.kind is not DocumentKind.MARKDOWN else head
+                for document, head, content in _described(corpus)
+            )
+        )
         if info.shared is not None:
             shown = repr(info.shared(corpus)).encode("utf-8", "surrogateescape")
             shared.update(b"\x02" + hashlib.sha256(shown).digest())

@@ -40,9 +40,10 @@ it and exits 2.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -53,9 +54,9 @@ from speclint.analyses.context import Context
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.repository.downloads import page_commands
-from speclint.analyses.repository.lineage import embedded_uris
+from speclint.analyses.schemas.references import embedded_uris
 from speclint.analyses.units import extract_digest, prepared
-from speclint.common.cache_folder import enabled
+from speclint.common.cache_folder import code_fingerprint, enabled
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
@@ -947,7 +948,10 @@ def _lint_base(
     With ``caches`` (the run's), the base is parsed and linted as a plain run on the same files
     would be: its result is keyed by the files' contents (and the corpus root's path, not the
     worktree's: no rule reads where the corpus is), so the run that checked this revision before
-    it was committed (the pre-commit hook, or ``speclint check``) answers for it."""
+    it was committed (the pre-commit hook, or ``speclint check``) answers for it. A resident
+    checker keeps the base it judged last (``Resident.base``, under :func:`_base_key`): the next
+    attempt at a commit against the same HEAD lists the revision (which also says whether git
+    would check it out as its objects hold it) and reads, parses and keys none of its files."""
     parses = caches.documents if caches is not None else None
     try:
         try:
@@ -962,18 +966,30 @@ def _lint_base(
                 # The base has no folder: nothing may read one (``Corpus.read_file`` reads the
                 # revision's objects), and no report names it.
                 base_root = Path(os.sep, "nonexistent-base-revision", revision.commit)
+                # A resident checker's base of the last run, when this one is the same.
+                kept = caches.base if isinstance(caches, Resident) and selected else None
+                memo = _base_key(root, config, selected, revision) if kept is not None else None
+                if kept is not None and memo is not None and kept.key == memo:
+                    return kept.recalled(parses)  # type: ignore[no-any-return]
                 revision.fetch(discover(base_root, config, tree, hidden))
                 files = snapshot(base_root, config, tree, _reading(revision), hidden)
                 revision.forget()  # not held twice: ``files`` is let go once the key is made
-                base_corpus = Context.from_snapshot(
-                    base_root, config, files, parses, tree, prepare, hidden, revision, skipped
-                )
+                noting = kept.noting(parses) if kept is not None else _noting_nothing()
+                with noting as noted:
+                    base_corpus = Context.from_snapshot(
+                        base_root, config, files, parses, tree, prepare, hidden, revision, skipped
+                    )
             except NeedsCheckout:
                 revision.close()  # a blob git cannot give (a damaged clone): checked out instead
             else:
-                return _judged_base(
+                base = _judged_base(
                     root, config, files, tree, base_corpus, selected, deadline, caches
                 )
+                if kept is not None:
+                    # Not a result with a rule stopped by its time box: tried again next time.
+                    clean = not any(f.rule == INTERNAL_ERROR for f in _findings_of(base))
+                    kept.keep(memo if clean else None, base, noted)
+                return base
         with base_checkout(root, ref) as base_path:
             if not base_path.is_dir():
                 raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
@@ -987,6 +1003,39 @@ def _lint_base(
             return _judged_base(root, config, files, tree, base_corpus, selected, deadline, caches)
     except GitError as error:
         raise EngineError(str(error)) from None
+
+
+def _base_key(
+    root: Path, config: Config, selected: tuple[str, ...] | None, revision: RevisionFiles
+) -> str | None:
+    """The key of a base read from git's objects, which a resident checker keeps
+    (``Resident.base``): what the run key holds (the code, the root, the rules, the date waivers
+    are judged against, the configuration) with, for the files' bytes, git's listing of the
+    revision (``RevisionFiles.listed``: each file's object id, with the settings that decide how
+    a link is written). An object id names its bytes only while git replaces no object: None
+    when it may (a replace ref), and the base is read again."""
+    if selected is None or not revision.listed or not revision.replaces_nothing():
+        return None
+    shown = repr(
+        (
+            code_fingerprint(),
+            str(root.resolve()),
+            sorted(selected),
+            today().isoformat(),
+            repr(config),
+            revision.listed,
+        )
+    )
+    return hashlib.sha256(shown.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+@contextlib.contextmanager
+def _noting_nothing() -> Iterator[set[str]]:
+    yield set()
+
+
+def _findings_of(base: _Base) -> list[Finding]:
+    return base.result.findings if base.result is not None else []
 
 
 def _reading(revision: RevisionFiles) -> Callable[[Path, str], bytes | LoadProblem]:

@@ -14,7 +14,10 @@ keys, so the same inputs give the same result, byte for byte:
   (``Document.derived``), and refined classifications replace a document, never change it
   (``speclint.model.corpus.refine``);
 - the **rule cache**'s entries and the last runs' durations;
-- the **run cache**'s last results.
+- the **run cache**'s last results;
+- the **base revision** the last run judged from git's objects (:class:`Base`: the hook judges
+  HEAD at every attempt at a commit), under a key that holds what the run key holds and git's
+  listing of the revision, each file by its object id, taken only while git replaces no object.
 
 Entries no run used last time are dropped, so memory follows the corpus, not its history.
 
@@ -41,7 +44,8 @@ import os
 import stat
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -374,6 +378,52 @@ class Runs(RunCache):
             writer.put(key, value)
 
 
+class Base:
+    """The base revision the last run judged from git's objects (``engine._lint_base``), kept
+    under its key (``engine._base_key``: the code, the corpus root, the rules run, the date
+    waivers are judged against, the configuration, and git's listing of the revision, each
+    file's object id, with the settings that decide how it is written, taken only while git
+    replaces no object). The hook judges HEAD at every attempt at a commit: the next attempt
+    finds it here and reads, parses and keys none of its files again. What the run made of it
+    (the corpus with its facts, the entries of its findings, its result) is a function of
+    those inputs alone; the corpus is never changed once judged (its facts are memoised on
+    demand, the same whichever run asks)."""
+
+    def __init__(self) -> None:
+        self.key: str | None = None
+        self.base: Any = None  # engine._Base
+        self.documents: frozenset[str] = frozenset()  # the parse cache's names it used
+        self.reused = 0  # runs it answered
+
+    @contextmanager
+    def noting(self, documents: Any) -> Iterator[set[str]]:
+        """The names of the parse cache's entries a parse of the base uses that the run had not
+        used before (``documents``: the run's parse cache, or None)."""
+        noted: set[str] = set()
+        before = set(documents.used) if isinstance(documents, Documents) else set()
+        try:
+            yield noted
+        finally:
+            if isinstance(documents, Documents):
+                noted.update(documents.used - before)
+
+    def keep(self, key: str | None, base: Any, documents: set[str]) -> None:
+        """Keep ``base`` under ``key``, or forget what was kept when there is no key (a result
+        with a rule stopped, git replacing objects)."""
+        if key is None:
+            self.key, self.base, self.documents = None, None, frozenset()
+        else:
+            self.key, self.base, self.documents = key, base, frozenset(documents)
+
+    def recalled(self, documents: Any) -> Any:
+        """The base kept, its documents' entries marked used in this run's parse cache as a
+        parse of it would have marked them (the entries a run used are those the next keeps)."""
+        if isinstance(documents, Documents):
+            documents.used |= self.documents
+        self.reused += 1
+        return self.base
+
+
 class Resident:
     """What one corpus's resident checker keeps between runs (see the module docstring): the
     run's caches (``speclint.run.reuse.Caches``) in memory, over the cache folder's. A run of
@@ -391,6 +441,7 @@ class Resident:
         self.documents = Documents()
         self.results = Results()
         self.runs = Runs()
+        self.base = Base()
         self.writer: Any = None  # the process writing the last run's entries, if any
 
     def serves(self, root: Path) -> bool:

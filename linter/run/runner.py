@@ -30,7 +30,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.grpc.protos import corpus_protos
 from speclint.analyses.prose.enumerations import prose_sets
 from speclint.analyses.prose.rfcs import is_rfc
-from speclint.analyses.schemas.references import ReferenceIndex
+from speclint.analyses.schemas.references import ReferenceIndex, indexed
 from speclint.analyses.schemas.validation import install_safe_patterns
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
 from speclint.common.collector import before_fork, frozen_heap, release_free_memory
@@ -564,7 +564,9 @@ def run_rules(
     corpus.running = frozenset(selected)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     # The reference index is a function of the JSON/YAML documents: kept with the rules' results.
-    references_key = cache.key(corpus, REFERENCES) if cache is not None else None
+    references_key = (
+        cache.key(corpus, REFERENCES, contents=indexed(corpus)) if cache is not None else None
+    )
     if cache is not None and references_key is not None:
         restored = ReferenceIndex.from_record(corpus, cache.get(references_key))
         if restored is not None:

@@ -904,3 +904,32 @@ def test_a_cache_folder_others_may_write_is_refused_through_the_daemon_as_alone(
         )
     stop(root.resolve(), [])
     assert {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()} == before
+
+
+def test_the_hooks_checker_keeps_the_base_only_while_git_gives_the_same_bytes(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """The checker keeps the base the last attempt judged (``Resident.base``): the next attempt
+    prints what a cold hook prints, and so do attempts after the base's files change under the
+    same listing (a blob replaced, ``git replace``) and after a new commit."""
+    repo = tmp_path / "repo"
+    twice = '{\n  "$schema": "https://json-schema.org/draft/2020-12/schema",\n  "title": "A",\n  "title": "B"\n}\n'
+    once = twice.replace('"title": "B"', '"xitle": "B"')  # the same size: the same listing
+    write_files(repo, {"a.schema.json": once, "page.md": "# Page\n"})
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    write_files(repo, {"a.schema.json": twice})
+    git(repo, "add", "-A")
+    assert "duplicate-key" in same_output(repo, "hook").stdout
+    write_files(repo, {"page.md": "# Page\n\nAgain.\n"})
+    git(repo, "add", "-A")
+    assert "duplicate-key" in same_output(repo, "hook").stdout
+    blob = git(repo, "rev-parse", "HEAD:a.schema.json")
+    git(repo, "replace", blob, git(repo, "hash-object", "-w", "a.schema.json"))
+    assert "duplicate-key" not in same_output(repo, "hook").stdout
+    git(repo, "replace", "-d", blob)
+    git(repo, "commit", "-q", "-m", "the schema written twice")
+    write_files(repo, {"page.md": "# Page\n\nOnce more.\n"})
+    git(repo, "add", "-A")
+    assert "duplicate-key" not in same_output(repo, "hook").stdout

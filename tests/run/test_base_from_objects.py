@@ -571,3 +571,17 @@ def test_symlinks_are_plain_files_where_git_writes_no_symlinks(
     read, checked = both_ways(monkeypatch, repo)
     assert read == checked
     assert ("parse-error", "b.schema.json") in {(e[0], e[1]) for e in read[0]}
+
+
+def test_the_gits_run_at_once_answer_in_order_and_raise_as_one() -> None:
+    """``revision_files`` runs its four independent gits at once (``gitbase._concurrently``):
+    each answer in the order asked, and what one raises is raised in the caller."""
+    from speclint.parsing.gitbase import _concurrently
+
+    assert _concurrently(lambda: 1, lambda: 2, lambda: 3) == [1, 2, 3]
+
+    def refused() -> int:
+        raise NeedsCheckout("git cannot list it")
+
+    with pytest.raises(NeedsCheckout, match="cannot list"):
+        _concurrently(lambda: 1, refused)

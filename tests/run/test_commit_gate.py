@@ -58,6 +58,24 @@ def test_the_index_is_listed_in_the_order_a_checkout_is_walked(tmp_path: Path) -
     assert head_commit(outside) is None
 
 
+def test_the_index_lists_links_and_leaves_out_what_the_disk_no_longer_has(tmp_path: Path) -> None:
+    """What the walk meets of each file of the index, asked in one status call
+    (``gitbase._a_file_or_link``): a link to a file and a dangling link are files, a link to a
+    folder is not entered, a file deleted from the disk is not there."""
+    root = write_files(tmp_path / "repo", {"a.md": "# a\n", "b/c.json": "{}\n", "gone.md": "# g\n"})
+    (root / "to-file.md").symlink_to(root / "a.md")
+    (root / "dangling.md").symlink_to(root / "nowhere.md")
+    (root / "to-folder").symlink_to(root / "b", target_is_directory=True)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "all")
+    (root / "gone.md").unlink()
+    listed = tracked_listing(root, SKIPPED_FOLDERS)
+    assert listed == listing(root)
+    assert listed is not None and {"to-file.md", "dangling.md"} <= set(listed)
+    assert "to-folder" not in listed and "gone.md" not in listed
+
+
 def pull_request(tmp_path: Path, compatibility: str) -> Path:
     """The bundled corpus as a base commit, and a head that removes a request enum value while
     its RFC claims ``compatibility`` (compat-claim fires on "additive")."""

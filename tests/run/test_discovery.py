@@ -789,3 +789,38 @@ def test_a_schema_ref_to_a_whole_api_document_is_a_finding(make_corpus: MakeCorp
     assert "whole OpenAPI 3.0 document schemas/library.yaml" in finding.message
     assert "`library.yaml#/components/schemas/expression`" in finding.message
     assert finding.related[0].path == "schemas/library.yaml"
+
+
+@pytest.mark.parametrize(
+    "globs",
+    [
+        (),
+        ("**/*.json",),
+        ("**/*.json", "**/*.yaml", "docs/**/*.md", "a?c/*.proto"),
+        ("build/**", "**/fixtures/**", "*.json", "[x].json", "a+b/**", "**"),
+    ],
+)
+def test_any_glob_matches_what_one_of_its_globs_matches(globs: tuple[str, ...]) -> None:
+    """Discovery asks one regular expression of every path (``corpus.any_glob``): it says what
+    matching each glob's own would, also for globs holding what a regex reads as an operator."""
+    from speclint.model.corpus import any_glob, glob_to_regex
+
+    paths = [
+        "a.json",
+        "x/a.json",
+        "x/y/a.yaml",
+        "docs/a.md",
+        "docs/x/b.md",
+        "abc/p.proto",
+        "abbc/p.proto",
+        "build/out.json",
+        "x/fixtures/a.json",
+        "[x].json",
+        "x.json",
+        "a+b/c",
+        "aab/c",
+        "a.json.bak",
+        "",
+    ]
+    one_by_one = [p for p in paths if any(glob_to_regex(g).match(p) for g in globs)]
+    assert [p for p in paths if any_glob(globs)(p)] == one_by_one

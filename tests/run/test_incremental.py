@@ -24,7 +24,7 @@ from speclint.rules import fence_invalid, undocumented_field
 from speclint.run import engine, runner
 from speclint.run.cache import RuleCache, _packed
 from speclint.run.catalog import RuleInfo, all_rules
-from speclint.run.engine import Options, _preparation
+from speclint.run.engine import Options, _preparation, lint
 
 # Written out, not derived from READS_PROTOS: a rule that lost the flag would be missed.
 PROTO_RULES = {
@@ -450,3 +450,85 @@ def test_the_rules_that_read_the_rfcs_declare_it() -> None:
 
 def test_the_rules_that_read_the_protos_declare_it() -> None:
     assert {r for r, info in all_rules().items() if info.reads_protos} == PROTO_RULES
+
+
+def test_the_reference_index_is_kept_while_only_data_no_ref_reaches_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule cache keys the reference index on the documents it reads the content of
+    (``references.indexed``: the schema and API documents and the data files a `$ref`
+    reaches), and of every other one on whether it parsed: an edit of a data file no `$ref`
+    reaches (a plugin's manifest) keeps it; an edit of a reached one, a data file that no longer
+    parses and a schema edit build it again. Each run finds what a cold run finds."""
+    from conftest import count_builds, schema, write_files
+    from speclint.analyses.schemas.references import ReferenceIndex
+    from speclint.run.resident import Resident
+
+    monkeypatch.setenv("SPECLINT_CACHE_DIR", str(tmp_path / "cache"))
+    api = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    $ref: 'paths/a.json'\n"
+    )
+    path_item = '{"get": {"responses": {"200": {"$ref": "#/missing"}}}}'
+    root = write_files(
+        tmp_path / "corpus",
+        {
+            "openapi.yaml": api,
+            "paths/a.json": path_item,
+            "plugin/manifest.json": '{"name": "a"}',
+            "schemas/a.schema.json": schema(type="object", properties={"b": {"$ref": "#/no"}}),
+        },
+    )
+    built = count_builds(monkeypatch, ReferenceIndex)
+    resident = Resident(root)
+
+    def run() -> int:
+        before = len(built)
+        found = lint(root, Options(resident=resident)).findings
+        assert found == lint(root, Options(cache=False)).findings
+        return len(built) - before - 1  # less the cold run's build
+
+    assert run() == 1
+    (root / "plugin/manifest.json").write_text('{"name": "b"}')
+    assert run() == 0
+    (root / "paths/a.json").write_text(path_item.replace("missing", "absent"))
+    assert run() == 1
+    (root / "plugin/manifest.json").write_text('{"name": ')
+    assert run() == 1
+    (root / "schemas/a.schema.json").write_text(schema(type="object"))
+    assert run() == 1
+
+
+def test_the_files_a_ref_reaches_follow_the_ref_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which data files a document's `$ref`s reach is remembered with the document
+    (``references._reached``), by the `[ref-map]` it was read with: a resident checker's run
+    after the map changes reads the published URL as the corpus file it now maps to, as a cold
+    run does."""
+    from conftest import write_files
+    from speclint.run.resident import Resident
+
+    monkeypatch.setenv("SPECLINT_CACHE_DIR", str(tmp_path / "cache"))
+    api = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    $ref: 'https://api.example/paths/a.json'\n"
+    )
+    root = write_files(
+        tmp_path / "corpus",
+        {
+            "openapi.yaml": api,
+            "paths/a.json": '{"get": {"responses": {"200": {"$ref": "#/missing"}}}}',
+        },
+    )
+    resident = Resident(root)
+
+    def rules() -> list[str]:
+        found = lint(root, Options(resident=resident)).findings
+        assert found == lint(root, Options(cache=False)).findings
+        return sorted(f.rule for f in found if f.location.path == "paths/a.json")
+
+    assert "unresolved-ref" not in rules()  # a remote reference: the file is plain data
+    write_files(root, {"speclint.toml": '[ref-map]\n"https://api.example/paths/" = "paths/"\n'})
+    assert "unresolved-ref" in rules()  # a fragment now: its own `$ref` is read
+    (root / "speclint.toml").unlink()
+    assert "unresolved-ref" not in rules()

@@ -25,12 +25,15 @@ from __future__ import annotations
 import posixpath
 
 from speclint.analyses.schemas.references import (
+    EMBEDDED_KEY as EMBEDDED_KEY,  # the name the tests (and older imports) use here
+)
+from speclint.analyses.schemas.references import (
     defragmented,
-    embedded_resources,
+    embedded_uris,
     join_uri,
     root_base,
 )
-from speclint.model.corpus import Corpus, Document, kept
+from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 
 MINIMUM_EMBEDDED = 3
@@ -64,21 +67,6 @@ def derived_documents(corpus: Corpus) -> dict[str, int]:
         if embedded >= MINIMUM_EMBEDDED and embedded * 2 >= len(entries):
             found[document.path] = embedded
     return found
-
-
-EMBEDDED_KEY = "embedded-uris"
-
-
-def embedded_uris(schema: Document) -> tuple[str, ...]:
-    """The URIs of the resources a schema embeds (``references.embedded_resources``), a pure
-    function of its path and content: kept with the document (the run makes it as a schema is
-    parsed), so finding the bundles does not walk every schema on every run (0.04 s of a
-    one-page edit of the MCP repository, whose schema.json holds 45,000 nodes)."""
-    return kept(schema, EMBEDDED_KEY, _embedded_uris, tuple[str, ...])
-
-
-def _embedded_uris(schema: Document) -> tuple[str, ...]:
-    return tuple(uri for uri, _node, _dialect in embedded_resources(schema))
 
 
 def _entries(document: Document) -> dict[str, object]:

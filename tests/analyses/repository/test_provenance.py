@@ -846,6 +846,7 @@ def test_generator_pages_and_bundles_are_found_from_what_each_document_keeps(
     of every document on every run (provenance, the bundles): an unchanged document's parse entry keeps
     them, and a memo of the wrong shape is made again."""
     import speclint.analyses.repository.lineage as lineage
+    import speclint.analyses.schemas.references as references
     import speclint.model.corpus as model
     from speclint.common.cache_folder import corpus_folder
     from speclint.run.cache import ParseCache
@@ -880,7 +881,8 @@ def test_generator_pages_and_bundles_are_found_from_what_each_document_keeps(
 
     monkeypatch.setattr(model, "generator_page", never)
     monkeypatch.setattr(model, "generated_header", never)
-    monkeypatch.setattr(lineage, "embedded_resources", never)
+    # The memo's maker (the registry still walks a schema that embeds resources, for them).
+    monkeypatch.setattr(references, "_embedded_uris", never)
     corpus = kept()
     assert (corpus.generated, corpus.derived) == expected
     monkeypatch.undo()

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,12 @@ from jsonschema import Draft202012Validator
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.schemas.references import Reference, file_uri
+from speclint.analyses.schemas.references import (
+    EMBEDDED_KEY,
+    NAMES_INSIDE_KEY,
+    Reference,
+    file_uri,
+)
 from speclint.run.engine import Options, lint
 from speclint.run.resident import Resident
 
@@ -352,3 +358,53 @@ def test_an_embedded_id_naming_another_file_leaves_the_uri_to_that_file(
     assert found.target_path == "helm/chart/config.json"
     outcome = lint(root, Options(cache=False, preview=True))
     assert not [f for f in outcome.result.findings if f.rule == "internal-error"]
+
+
+def test_what_the_registry_keeps_of_a_schema_is_its_contents(make_corpus: MakeCorpus) -> None:
+    """Whether a schema names anything below its root, and which resources it embeds, are kept
+    with the document (``references.names_inside``, ``references.embedded_uris``): a resident
+    checker's next run does not walk it again. An edit makes another document, walked afresh:
+    an anchor added, then an embedded draft-04 `id`, resolve as a cold run resolves them."""
+    names = {"$schema": DRAFT_2020, "$defs": {"name": {"type": "string"}}}
+    user = {
+        "$schema": DRAFT_2020,
+        "properties": {
+            "name": {"$ref": "names.json#name"},
+            "total": {"$ref": "money.json"},
+        },
+    }
+    root = make_corpus(
+        {"schemas/names.json": json.dumps(names), "schemas/user.json": json.dumps(user)}
+    )
+    resident = Resident(root)
+    options = Options(resident=resident, rules=("unresolved-ref",))
+    cold = Options(rules=("unresolved-ref",), cache=False)
+
+    def unresolved() -> list[str]:
+        """The references unresolved, as a cold run finds them, and each one's target file
+        too (the registry's ``uri_to_path``)."""
+        outcomes = [lint(root, replace(how, keep_corpus=True)) for how in (options, cold)]
+        targets = [
+            [(r.pointer, r.outcome, r.target_path) for r in outcome.corpus.references.references]
+            for outcome in outcomes
+            if outcome.corpus is not None
+        ]
+        assert targets[0] == targets[1] and outcomes[0].findings == outcomes[1].findings
+        held[:] = targets[0]
+        return sorted(f.location.pointer for f in outcomes[0].findings)
+
+    held: list[tuple[str, str, str | None]] = []
+
+    assert unresolved() == ["/properties/name/$ref", "/properties/total/$ref"]
+    kept = next(d for d in resident.documents.kept.values() if d.path == "schemas/names.json")
+    assert kept.derived[NAMES_INSIDE_KEY] is False and kept.derived[EMBEDDED_KEY] == ()
+    names["$defs"]["name"]["$anchor"] = "name"
+    (root / "schemas/names.json").write_text(json.dumps(names))
+    assert unresolved() == ["/properties/total/$ref"]
+    # A draft-04 schema embedded by its `id`, which the crawl of a 2020-12 document does not
+    # read: only the embedded resources (``embedded_resources``) register it.
+    draft_04 = "http://json-schema.org/draft-04/schema#"
+    names["$defs"]["money"] = {"$schema": draft_04, "id": "money.json", "type": "number"}
+    (root / "schemas/names.json").write_text(json.dumps(names))
+    assert unresolved() == []
+    assert ("/properties/total/$ref", "ok", "schemas/names.json") in held
