@@ -338,14 +338,16 @@ def test_git_is_asked_what_it_ignores_once_a_run(
     # `git ls-files --ignored` (a large repository's is not free).
     root = _git_repository_with_a_built_page(make_corpus)
     asked: list[list[str]] = []
-    run = subprocess.run
 
-    def counting(args: Any, *rest: Any, **options: Any) -> Any:
-        if isinstance(args, list) and "--ignored" in args:
-            asked.append(args)
-        return run(args, *rest, **options)
+    class Counting(subprocess.Popen):  # type: ignore[type-arg]
+        # Every git speclint runs starts here, whether through subprocess.run or started
+        # early and waited for later (``gitbase.ignored_soon``).
+        def __init__(self, args: Any, *rest: Any, **options: Any) -> None:
+            if isinstance(args, list) and "--ignored" in args:
+                asked.append(args)
+            super().__init__(args, *rest, **options)
 
-    monkeypatch.setattr(subprocess, "run", counting)
+    monkeypatch.setattr(subprocess, "Popen", Counting)
     outcome = lint(root, Options(cache=False))
     assert [n.path for n in outcome.result.coverage] == ["docs/a.rst"]
     assert len(asked) == 1
