@@ -58,7 +58,7 @@ from urllib.parse import unquote
 from speclint.analyses.api.api_schemas import ApiSchema, api_schema_objects
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "discriminator-invalid"
 SEVERITY = Severity.ERROR
@@ -123,9 +123,30 @@ def _names_a_schema(corpus: Context, found: ApiSchema, target: str) -> bool:
         # A fragment alone names the file it is written in; a bundler reads it in the
         # document the file is part of, so either place will do.
         holders += [found.document, *(r for r in readers if r is not None)]
-    return any(
-        holder.usable and resolve_pointer(holder.data, pointer) is not None for holder in holders
-    )
+    return any(holder.usable and _reaches(holder.data, pointer) for holder in holders)
+
+
+def _reaches(data: Any, pointer: str) -> bool:
+    """Whether ``pointer`` names a node of ``data``, passing through local references on the
+    way, as resolvers do for a pointer written against the dereferenced document (a generated
+    mapping that names a branch below a ``$ref``)."""
+    node = data
+    for token in split_pointer(pointer):
+        for _ in range(16):
+            if isinstance(node, dict) and token not in node and isinstance(node.get("$ref"), str):
+                reference = node["$ref"]
+                if not reference.startswith("#"):
+                    return True  # into another file: not followed here
+                node = resolve_pointer(data, unquote(reference[1:]))
+            else:
+                break
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
 
 
 def _swagger(corpus: Context, found: ApiSchema, name: str) -> Iterator[Finding]:

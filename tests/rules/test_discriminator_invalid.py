@@ -112,3 +112,21 @@ def test_swagger_discriminator_defined_through_all_of_is_fine(make_corpus: MakeC
     )
     root = make_corpus({"swagger.yaml": text})
     assert pointers(root) == []
+
+
+def test_mapping_pointer_that_passes_through_a_ref_is_resolved_as_resolvers_do(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A generated mapping names a branch of the dereferenced document: the pointer crosses a
+    `$ref` on its way (`.../properties/data/oneOf/0` where `data` is a `$ref`)."""
+    schemas = (
+        "Field:\n  type: object\n  properties:\n    data: {$ref: '#/components/schemas/Data'}\n"
+        "Data:\n  oneOf:\n    - {type: object, properties: {kind: {type: string}}}\n"
+        "  discriminator:\n    propertyName: kind\n    mapping:\n"
+        "      text: '#/components/schemas/Field/properties/data/oneOf/0'\n"
+        "      none: '#/components/schemas/Field/properties/data/oneOf/7'\n"
+    )
+    root = make_corpus({"openapi.yaml": api("3.0.3", schemas)})
+    assert pointers(root) == [
+        ("openapi.yaml", "/components/schemas/Data/discriminator/mapping/none")
+    ]
