@@ -45,7 +45,8 @@ Options
 Limitations
     A reference to a file outside the corpus (a URL, a path out of the root) is not judged
     (``unresolved-ref`` reports what it can). In 2.0, only the schema and its ``allOf`` members
-    written inline or by a local ``$ref`` are read for the property.
+    written inline or by a local ``$ref`` are read for the property. In a schema file, a
+    ``#/components/schemas/Dog`` naming a ``oneOf`` branch file ``Dog.yaml`` is left to the build.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from urllib.parse import unquote
 from speclint.analyses.api.api_schemas import ApiSchema, api_schema_objects
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
+from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "discriminator-invalid"
@@ -102,6 +104,8 @@ def _names_a_schema(corpus: Context, found: ApiSchema, target: str) -> bool:
         schemas = resolve_pointer(data, "/components/schemas") if isinstance(data, dict) else None
         if isinstance(schemas, dict) and target in schemas:
             return True  # a schema name (3.0.4 §4.7.25.1: names are tried first)
+    if _branch_file(found, target):
+        return True
     if "#" not in target and "/" not in target and "." not in target:
         return False  # a bare name no document reading the schema defines
     if "://" in target:
@@ -124,6 +128,25 @@ def _names_a_schema(corpus: Context, found: ApiSchema, target: str) -> bool:
         # document the file is part of, so either place will do.
         holders += [found.document, *(r for r in readers if r is not None)]
     return any(holder.usable and _reaches(holder.data, pointer) for holder in holders)
+
+
+def _branch_file(found: ApiSchema, target: str) -> bool:
+    """Whether ``target`` (``#/components/schemas/Dog``), in a schema kept in a file of its own,
+    names a file one of the schema's ``oneOf``/``anyOf`` branches reference by name
+    (``./Dog.yaml``): a split source whose build names each component after its file, so the
+    pointer resolves in the assembled document (a text merge speclint does not read)."""
+    if found.document.kind is DocumentKind.OPENAPI or not target.startswith("#/components/"):
+        return False
+    name = target.rsplit("/", 1)[-1]
+    node = found.schema.node
+    for keyword in ("oneOf", "anyOf"):
+        for branch in node.get(keyword) or ():
+            reference = branch.get("$ref") if isinstance(branch, dict) else None
+            if isinstance(reference, str) and not reference.startswith("#"):
+                stem = posixpath.splitext(posixpath.basename(reference.partition("#")[0]))[0]
+                if stem == name:
+                    return True
+    return False
 
 
 def _reaches(data: Any, pointer: str) -> bool:

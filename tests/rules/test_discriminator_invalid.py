@@ -130,3 +130,22 @@ def test_mapping_pointer_that_passes_through_a_ref_is_resolved_as_resolvers_do(
     assert pointers(root) == [
         ("openapi.yaml", "/components/schemas/Data/discriminator/mapping/none")
     ]
+
+
+def test_split_schema_mapping_a_branch_file_by_component_name_is_left_to_the_build(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A schema file maps `#/components/schemas/Dog` while its `oneOf` names `./Dog.yaml`: the
+    repository's build names each component after its file (a text merge speclint does not
+    read), and the pointer resolves in the assembled document. A name that is no branch file
+    is still reported."""
+    root = make_corpus(
+        {
+            "openapi.yaml": api("3.0.3", "Pet: {$ref: './Pet.yaml'}\n"),
+            "Pet.yaml": "oneOf:\n  - $ref: './Dog.yaml'\ndiscriminator:\n  propertyName: kind\n"
+            "  mapping:\n    dog: '#/components/schemas/Dog'\n"
+            "    cat: '#/components/schemas/Cat'\n",
+            "Dog.yaml": "type: object\n",
+        }
+    )
+    assert pointers(root) == [("Pet.yaml", "/discriminator/mapping/cat")]
