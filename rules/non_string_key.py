@@ -130,7 +130,15 @@ def _finding(document: Document, versions: set[str]) -> Finding:
         f"{count} mapping key{'s are' if count > 1 else ' is'} no string in YAML: "
         f"`{token}` ({_kind(token)})"
         + (f" and {count - 1} more" if count > 1 else "")
-        + (f", {len(codes)} of them status codes" if codes and count > 1 else "")
+        + (
+            (
+                ", all status codes"
+                if len(codes) == count
+                else f", {len(codes)} of them status codes"
+            )
+            if codes and count > 1
+            else ""
+        )
     )
     rule = (
         "a Responses Object's status code MUST be quoted (OpenAPI §4.7.16 / §4.8.16) and YAML "

@@ -57,17 +57,20 @@ def test_many_keys_give_one_finding_with_the_count_and_capped_related(
     root = make_corpus({"api/openapi.yaml": responses("3.0.3", codes)})
     [found] = run_rule(root, "non-string-key")
     assert found.message.startswith("30 mapping keys are no string in YAML: `200` (an integer)")
-    assert "30 of them status codes" in found.message
+    assert "and 29 more, all status codes;" in found.message
     assert "fixes them all at once" in found.message
     assert len(found.related) == 10
     assert len(found.members) == 30
 
 
-def test_a_boolean_key_outside_responses_is_reported_too(make_corpus: MakeCorpus) -> None:
-    text = responses("3.0.3", '"200"') + "x-flags:\n  true: on\n"
+def test_a_boolean_key_outside_responses_is_counted_with_the_status_codes(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = responses("3.0.3", '200 "404"') + "x-flags:\n  true: on\n"
     [found] = run_rule(make_corpus({"api/openapi.yaml": text}), "non-string-key")
-    assert found.location.pointer == "/x-flags/true"
-    assert "(a boolean)" in found.message
+    assert found.location.pointer == "/paths/~1runs/get/responses/200"
+    assert "2 mapping keys" in found.message and "1 of them status codes" in found.message
+    assert [r.pointer for r in found.related] == ["/x-flags/true"]
     assert found.severity.label == "error"
 
 
