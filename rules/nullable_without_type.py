@@ -3,8 +3,8 @@
 What it does
     In an OpenAPI 3.0 document, and in the files of schemas only 3.0 documents reach by
     ``$ref``, reports each Schema Object that says ``nullable: true`` and has no ``type`` of its
-    own beside a ``$ref``, an ``allOf``/``oneOf``/``anyOf`` or an ``enum`` without ``null``,
-    at the ``nullable`` keyword.
+    own, at the ``nullable`` keyword, saying whether ``null`` still depends on a ``$ref``, a
+    composition or an ``enum`` beside it.
 
 Why is this bad?
     OpenAPI 3.0.3 and 3.0.4 (§4.7.24.1) say ``nullable: true`` "adds "null" to the allowed types
@@ -45,8 +45,7 @@ Limitations
     Files of schemas that a 3.1 document reaches too, or that no OpenAPI 3.0 document reaches
     (a plain JSON Schema file), are not judged: ``nullable`` is no keyword there
     (``oas30-leftover`` reports it in 3.1). A Schema Object with a ``$schema`` of its own is
-    not judged. ``nullable: true`` with nothing that could reject ``null`` (no ``type``,
-    ``$ref``, composition or ``enum``) is not reported: such a schema allows ``null`` anyway.
+    not judged. ``nullable: false`` without ``type`` (the default) is not reported.
 """
 
 from __future__ import annotations
@@ -74,29 +73,38 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             if node.get("nullable") is not True or "type" in node or schema.declared is not None:
                 continue
             beside = next((k for k in _BESIDE if k in node), None)
+            enum = node.get("enum")
+            if beside == "enum" and isinstance(enum, list) and None in enum:
+                beside = None  # the `enum` lists `null`: nothing here rejects it
             if beside is None:
-                continue  # nothing here rejects `null`: the schema allows it with or without
-            if beside == "enum" and None in (
-                node["enum"] if isinstance(node["enum"], list) else []
-            ):
-                continue  # the `enum` lists `null`: allowed
-            if beside == "$ref":
-                fix = (
-                    "every member beside `$ref` is ignored (Reference Object, §4.7.23): write "
+                # Nothing here rejects `null`, but validators that read `nullable` (Ajv's
+                # OpenAPI mode, behind Spectral's example checks) refuse the whole schema.
+                said = (
+                    "this schema allows `null` anyway, but validators that implement "
+                    "`nullable` (Ajv) refuse a schema with `nullable` and no `type`; add the "
+                    "`type` the values have, or delete `nullable`"
+                )
+            elif beside == "$ref":
+                said = (
+                    "`null` passes only if the `$ref`'s schema allows it, and every member "
+                    "beside `$ref` is ignored (Reference Object, §4.7.23): write "
                     "`type: <the referenced schema's type>`, `nullable: true` and "
                     "`allOf: [{$ref: ...}]` instead"
                 )
             else:
-                fix = (
-                    f"add the `type` the values have (e.g. `type: object`) beside `{beside}`, "
-                    "or delete `nullable` if `null` is not meant to be allowed"
+                said = (
+                    f"`null` passes only if its `{beside}` allows it; add the `type` the values "
+                    f"have (e.g. `type: object`) beside `{beside}`, or delete `nullable` if "
+                    "`null` is not meant to be allowed"
                 )
             yield Finding(
                 ID,
                 SEVERITY,
                 "`nullable: true` has no effect without a `type` in the same Schema Object "
-                f"(OpenAPI 3.0.4 §4.7.24.1): `null` passes only if its `{beside}` allows it; {fix}",
+                f"(OpenAPI 3.0.4 §4.7.24.1): {said}",
                 document.location(join_pointer(schema.pointer, "nullable")),
-                related=(document.location(join_pointer(schema.pointer, beside)),),
+                related=(document.location(join_pointer(schema.pointer, beside)),)
+                if beside is not None
+                else (),
                 key=f"nullable:{schema.pointer}",
             )

@@ -9,6 +9,7 @@ from pathlib import Path
 from conftest import run_rule
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+ID = "nullable-without-type"
 
 
 def api(version: str, schemas: str) -> str:
@@ -60,15 +61,26 @@ def test_nullable_with_a_type_is_fine(make_corpus: MakeCorpus) -> None:
     assert pointers(make_corpus({"api/openapi.yaml": api("3.0.3", schemas)})) == []
 
 
-def test_nullable_alone_allows_null_anyway_and_is_not_reported(make_corpus: MakeCorpus) -> None:
+def test_nullable_alone_allows_null_anyway_and_says_validators_refuse_it(
+    make_corpus: MakeCorpus,
+) -> None:
     schemas = "Run: {description: anything, nullable: true}\n"
-    assert pointers(make_corpus({"api/openapi.yaml": api("3.0.3", schemas)})) == []
+    [found] = run_rule(make_corpus({"api/openapi.yaml": api("3.0.3", schemas)}), ID)
+    assert "this schema allows `null` anyway" in found.message
+    assert found.related == ()
 
 
-def test_an_enum_listing_null_is_not_reported_and_one_without_is(make_corpus: MakeCorpus) -> None:
+def test_an_enum_listing_null_allows_it_and_one_without_depends_on_it(
+    make_corpus: MakeCorpus,
+) -> None:
     schemas = "A: {enum: [a, null], nullable: true}\nB: {enum: [a, b], nullable: true}\n"
-    root = make_corpus({"api/openapi.yaml": api("3.0.3", schemas)})
-    assert pointers(root) == ["/components/schemas/B/nullable"]
+    found = run_rule(make_corpus({"api/openapi.yaml": api("3.0.3", schemas)}), ID)
+    assert [f.location.pointer for f in found] == [
+        "/components/schemas/A/nullable",
+        "/components/schemas/B/nullable",
+    ]
+    assert "allows `null` anyway" in found[0].message
+    assert "passes only if its `enum` allows it" in found[1].message
 
 
 def test_nullable_false_without_type_is_not_reported(make_corpus: MakeCorpus) -> None:
