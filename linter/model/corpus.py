@@ -101,6 +101,8 @@ class Document:
     data: Any = None
     positions: dict[str, Position] = field(default_factory=dict)
     duplicates: list[DuplicateKey] = field(default_factory=list)
+    # YAML mapping members whose key is no string (``structured.Parsed.non_string_keys``)
+    non_string_keys: list[str] = field(default_factory=list)
     model: ProseDocument | None = None  # a Markdown page's prose model: read it as ``prose``
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
@@ -1061,6 +1063,7 @@ def parse_document(
         data=parsed.data,
         positions=parsed.positions,
         duplicates=parsed.duplicates,
+        non_string_keys=parsed.non_string_keys,
         positions_from=positions_from,
         dialect=found.dialect,
         reason=found.reason,

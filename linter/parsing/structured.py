@@ -66,6 +66,9 @@ class Parsed:
     data: Any
     positions: dict[str, Position] = field(default_factory=dict)
     duplicates: list[DuplicateKey] = field(default_factory=list)
+    # YAML only: the pointers of the mapping members whose key is no string (`200:`, `true:`,
+    # `null:`), kept as the key's JSON text ("200") in ``data``; JSON keys are always strings.
+    non_string_keys: list[str] = field(default_factory=list)
 
 
 def json_type(value: Any) -> str:
@@ -569,6 +572,7 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
 
     positions: dict[str, Position] = {"": (root.start_mark.line + 1, root.start_mark.column + 1)}
     duplicates: list[DuplicateKey] = []
+    non_string_keys: list[str] = []
     sizes: dict[int, int] = {}
 
     def expanded_size(node: Any, depth: int) -> int:
@@ -632,6 +636,8 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
                 key = build(key_node, pointer)
                 key_text = key if isinstance(key, str) else json.dumps(key)
                 member = join_pointer(pointer, key_text)
+                if key_text is not key:
+                    non_string_keys.append(member)
                 at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 repeated = key_text in mapping
                 first_at = positions.get(member, at)
@@ -673,7 +679,7 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
         raise ParseFailure(
             _yaml_message(error), mark.line + 1 if mark else 1, mark.column + 1 if mark else 1
         ) from None
-    return Parsed(data, positions, duplicates)
+    return Parsed(data, positions, duplicates, non_string_keys)
 
 
 def _compose_with_ruamel(text: str, progress: Callable[[int], None] | None) -> list[Any]:

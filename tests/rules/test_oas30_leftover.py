@@ -58,17 +58,34 @@ def test_nullable_in_a_32_document_is_reported_too(make_corpus: MakeCorpus) -> N
     assert len(leftovers(root)) == 1
 
 
-def test_nullable_where_the_schema_admits_null_already_is_not_reported(
+def test_nullable_where_the_schema_admits_null_already_is_reported_as_meaningless(
     make_corpus: MakeCorpus,
 ) -> None:
     schemas = """\
     A: {type: [string, "null"], nullable: true}
     B: {description: anything, nullable: true}
-    C: {type: string, nullable: false}
     D: {enum: [a, null], nullable: true}
     """
     root = make_corpus({"api/openapi.yaml": api("3.1.0", schemas)})
-    assert leftovers(root) == []
+    found = run_rule(root, "oas30-leftover")
+    assert [f.location.pointer for f in found] == [
+        "/components/schemas/A/nullable",
+        "/components/schemas/B/nullable",
+        "/components/schemas/D/nullable",
+    ]
+    assert all("this schema already allows `null`" in f.message for f in found)
+    assert 'its `type` lists "null"' in found[0].message
+    assert "it names no `type`" in found[1].message
+    assert all(f.message.endswith("delete `nullable`") for f in found)
+
+
+def test_nullable_false_in_a_31_document_is_reported_as_meaningless(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": api("3.1.0", "C: {type: string, nullable: false}\n")})
+    [found] = run_rule(root, "oas30-leftover")
+    assert found.message.startswith("`nullable: false` is no keyword in OpenAPI 3.1")
+    assert "whether `null` is allowed is for `type` to say" in found.message
 
 
 def test_nullable_beside_a_ref_an_enum_or_a_type_list_says_the_31_spelling(
