@@ -1,0 +1,104 @@
+"""A security requirement naming a security scheme the document does not declare.
+
+What it does
+    In an OpenAPI or Swagger 2.0 document, reports each name in a Security Requirement Object
+    (the document's ``security`` or an operation's, in the file the operation is written in)
+    that ``components.securitySchemes`` (Swagger 2.0: ``securityDefinitions``) does not declare,
+    as an error at the name, with the declared schemes as related location.
+
+Why is this bad?
+    "Each name MUST correspond to a security scheme which is declared in the Security Schemes
+    under the Components Object" (OpenAPI 3.0.4 §4.7.30, 3.1.1 §4.8.30; Swagger 2.0, Security
+    Requirement Object). A requirement naming no declared scheme says nothing a client can act
+    on: documentation shows no way to authenticate, and generated clients send no credentials,
+    so every call the requirement guards fails with 401.
+
+Example
+    ::
+
+        openapi: 3.1.0
+        components:
+          securitySchemes:
+            bearer: {type: http, scheme: bearer}
+        security:
+          - bearerAuth: []
+
+    FAIL: ``error [security-undeclared] the document's security requirement names `bearerAuth`,
+    which `components.securitySchemes` does not declare ...``
+
+Use instead
+    ::
+
+        security:
+          - bearer: []
+
+    PASS.
+
+Options
+    None.
+
+Limitations
+    OpenAPI 3.2 also lets a name be the URI of a Security Scheme Object (3.2.0 §4.8.30): a name
+    that reads as a URI (with ``/``, ``#`` or ``:``) is not judged there. A document whose
+    ``components`` is itself a ``$ref``, or whose scheme map does not resolve, is not judged. An
+    empty requirement ``{}`` (anonymous access) names nothing. A missing ``security`` is style.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.api.written_operations import (
+    declared_schemes,
+    security_requirements,
+    version,
+)
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
+
+ID = "security-undeclared"
+SEVERITY = Severity.ERROR
+READS = "structured"
+FACTS = ("merges", "references")  # speclint.analyses.context
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if corpus.merges.partners(document.path):
+            continue  # declared in a file merged with it: read as one by its merge, not here
+        schemes = declared_schemes(corpus, document)
+        if schemes is None:
+            continue
+        uris = version(document) not in ("", "2.0", "3.0", "3.1")
+        names = sorted(schemes.schemes)
+        listed = ", ".join(f"`{n}`" for n in names[:8]) + (", ..." if len(names) > 8 else "")
+        if schemes.declared is None:
+            related = (document.location("", note=f"the document declares no {schemes.field}"),)
+            fix = f"declare the scheme in {schemes.field}"
+        else:
+            where = schemes.declared
+            related = (where.file.location(where.pointer, note="the declared security schemes"),)
+            fix = f"name one of the declared schemes ({listed}), or declare it in {schemes.field}"
+        for requirement in security_requirements(corpus, document):
+            for name in requirement.at.node:
+                name = str(name)
+                if name in schemes.schemes or (uris and any(c in name for c in "/#:")):
+                    continue
+                at = join_pointer(requirement.at.pointer, name)
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"{_possessive(requirement.label)} security requirement names `{name}`, "
+                    f"which {schemes.field} does not declare: no client can satisfy it; {fix}",
+                    requirement.at.file.location(at),
+                    related=related,
+                    key=at,
+                )
+
+
+def _possessive(label: str) -> str:
+    return "the document's" if label == "the document" else f"{label}'s"
