@@ -4,7 +4,9 @@ What it does
     In an OpenAPI or Swagger 2.0 document, reports each name in a Security Requirement Object
     (the document's ``security`` or an operation's, in the file the operation is written in)
     that ``components.securitySchemes`` (Swagger 2.0: ``securityDefinitions``) does not declare,
-    as an error at the name, with the declared schemes as related location.
+    as an error at the name, with the declared schemes as related location. A name another API
+    document of the corpus declares is a warning (a module a build may merge with it); not
+    reported when the document's ``$ref`` members name that document (it borrows its components).
 
 Why is this bad?
     "Each name MUST correspond to a security scheme which is declared in the Security Schemes
@@ -56,6 +58,7 @@ from speclint.analyses.api.written_operations import (
 )
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
+from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
 
@@ -67,6 +70,7 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    declaring = _declaring(corpus)
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         if corpus.merges.partners(document.path):
             continue  # declared in a file merged with it: read as one by its merge, not here
@@ -83,21 +87,63 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             where = schemes.declared
             related = (where.file.location(where.pointer, note="the declared security schemes"),)
             fix = f"name one of the declared schemes ({listed}), or declare it in {schemes.field}"
+        borrowed = _referenced(corpus, document)
         for requirement in security_requirements(corpus, document):
             for name in requirement.at.node:
                 name = str(name)
                 if name in schemes.schemes or (uris and any(c in name for c in "/#:")):
                     continue
+                elsewhere = [d for d in declaring.get(name, ()) if d[0].path != document.path]
+                if any(d[0].path in borrowed for d in elsewhere):
+                    # A module of a larger API: it takes its components from the document
+                    # that declares the scheme, and a build merges the two.
+                    continue
                 at = join_pointer(requirement.at.pointer, name)
+                who = _possessive(requirement.label)
+                if elsewhere:
+                    other, pointer = elsewhere[0]
+                    yield Finding(
+                        ID,
+                        Severity.WARNING,
+                        f"{who} security requirement names `{name}`, which {schemes.field} "
+                        f"does not declare; {other.path} does: if a build merges this document "
+                        f"with it, nothing is wrong; otherwise {fix}",
+                        requirement.at.file.location(at),
+                        related=(other.location(pointer, note=f"`{name}` declared there"),),
+                        key=at,
+                    )
+                    continue
                 yield Finding(
                     ID,
                     SEVERITY,
-                    f"{_possessive(requirement.label)} security requirement names `{name}`, "
-                    f"which {schemes.field} does not declare: no client can satisfy it; {fix}",
+                    f"{who} security requirement names `{name}`, which {schemes.field} does not "
+                    f"declare: no client can satisfy it; {fix}",
                     requirement.at.file.location(at),
                     related=related,
                     key=at,
                 )
+
+
+def _declaring(corpus: Context) -> dict[str, list[tuple[Document, str]]]:
+    """Scheme name -> (document, pointer) of each OpenAPI document declaring it."""
+    found: dict[str, list[tuple[Document, str]]] = {}
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        schemes = declared_schemes(corpus, document)
+        if schemes is None or schemes.declared is None:
+            continue
+        for name in schemes.schemes:
+            pointer = join_pointer(schemes.declared.pointer, name)
+            found.setdefault(name, []).append((schemes.declared.file, pointer))
+    return found
+
+
+def _referenced(corpus: Context, document: Document) -> set[str]:
+    """The files the document's ``$ref``\\s name (resolved in the corpus)."""
+    return {
+        r.target_path
+        for r in corpus.references.within(document.path, "")
+        if r.outcome == "ok" and r.target_path is not None
+    }
 
 
 def _possessive(label: str) -> str:

@@ -194,3 +194,49 @@ def test_swagger_2_scopes_are_read_from_the_scheme(make_corpus: MakeCorpus) -> N
     assert found(make_corpus({"api.yaml": text}), "security-scope-undeclared") == [
         ("api.yaml", "/security/0/oauth/1", Severity.WARNING)
     ]
+
+
+CORE = (
+    "openapi: 3.0.3\ninfo: {title: Core, version: 1.0.0}\npaths: {}\n"
+    "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
+    "  schemas:\n    Run: {type: object}\n"
+)
+
+
+def test_a_module_borrowing_the_components_of_the_declaring_document_is_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    module = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Runs module, version: 1.0.0}
+        paths:
+          /runs:
+            get:
+              security:
+                - token: []
+              responses:
+                '200':
+                  description: the runs
+                  content:
+                    application/json:
+                      schema: {$ref: 'core.yaml#/components/schemas/Run'}
+        """
+    )
+    root = make_corpus({"core.yaml": CORE, "runs.yaml": module})
+    assert found(root, "security-undeclared") == []
+
+
+def test_a_name_another_document_declares_is_a_warning_relating_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    module = (
+        "openapi: 3.0.3\ninfo: {title: Runs module, version: 1.0.0}\n"
+        "security:\n  - token: []\npaths: {}\n"
+    )
+    findings = run_rule(
+        make_corpus({"core.yaml": CORE, "runs.yaml": module}), "security-undeclared"
+    )
+    assert [(f.location.path, f.severity) for f in findings] == [("runs.yaml", Severity.WARNING)]
+    assert findings[0].related[0].path == "core.yaml"
+    assert findings[0].related[0].pointer == "/components/securitySchemes/token"
