@@ -71,6 +71,8 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     declaring = _declaring(corpus)
+    judged = _judged_by_roots(corpus)
+    reported: set[tuple[str, str]] = set()  # a requirement two documents reach, once
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         if corpus.merges.partners(document.path):
             continue  # declared in a file merged with it: read as one by its merge, not here
@@ -93,12 +95,18 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 name = str(name)
                 if name in schemes.schemes or (uris and any(c in name for c in "/#:")):
                     continue
+                at = join_pointer(requirement.at.pointer, name)
+                place = (requirement.at.file.path, at)
+                if name in judged.get(place, ()) or place in reported:
+                    # Also an operation of another API document that `$ref`s it there, which
+                    # declares the scheme: judged as that document's.
+                    continue
+                reported.add(place)
                 elsewhere = [d for d in declaring.get(name, ()) if d[0].path != document.path]
                 if any(d[0].path in borrowed for d in elsewhere):
                     # A module of a larger API: it takes its components from the document
                     # that declares the scheme, and a build merges the two.
                     continue
-                at = join_pointer(requirement.at.pointer, name)
                 who = _possessive(requirement.label)
                 if elsewhere:
                     other, pointer = elsewhere[0]
@@ -134,6 +142,24 @@ def _declaring(corpus: Context) -> dict[str, list[tuple[Document, str]]]:
         for name in schemes.schemes:
             pointer = join_pointer(schemes.declared.pointer, name)
             found.setdefault(name, []).append((schemes.declared.file, pointer))
+    return found
+
+
+def _judged_by_roots(corpus: Context) -> dict[tuple[str, str], set[str]]:
+    """(file, pointer of a requirement's name) -> the schemes declared by the documents that
+    reach that requirement from elsewhere (an operation written in an API document of its
+    own that another document's path item `$ref`s)."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        schemes = declared_schemes(corpus, document)
+        if schemes is None or schemes.declared is None:
+            continue
+        for requirement in security_requirements(corpus, document):
+            if requirement.at.file.path == document.path:
+                continue
+            for name in requirement.at.node:
+                place = (requirement.at.file.path, join_pointer(requirement.at.pointer, str(name)))
+                found.setdefault(place, set()).update(schemes.schemes)
     return found
 
 

@@ -97,3 +97,13 @@ def test_extensions_and_missing_responses_are_not_reported(make_corpus: MakeCorp
         "    get: {}\n    post:\n      responses:\n        x-note: only an extension\n"
     )
     assert found(make_corpus({"api.yaml": text})) == []
+
+
+def test_a_paths_map_kept_in_a_file_is_followed(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api.yaml": "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\npaths:\n  $ref: paths.yaml\n",
+            "paths.yaml": "/runs:\n  delete:\n    responses:\n      '404': {description: no run}\n",
+        }
+    )
+    assert found(root) == [("paths.yaml", "/~1runs/delete/responses", Severity.WARNING)]

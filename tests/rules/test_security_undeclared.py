@@ -240,3 +240,29 @@ def test_a_name_another_document_declares_is_a_warning_relating_it(
     assert [(f.location.path, f.severity) for f in findings] == [("runs.yaml", Severity.WARNING)]
     assert findings[0].related[0].path == "core.yaml"
     assert findings[0].related[0].pointer == "/components/securitySchemes/token"
+
+
+def test_an_api_document_whose_paths_another_document_refs_is_judged_as_that_ones(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The piece is an OpenAPI document of its own (an `openapi` header, no schemes); the root
+    # `$ref`s its path item and declares the scheme its operation names.
+    piece = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Runs piece, version: 1.0.0}
+        paths:
+          /runs:
+            get:
+              security:
+                - token: []
+              responses:
+                '200': {description: the runs}
+        """
+    )
+    root = (
+        "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\n"
+        "paths:\n  /runs:\n    $ref: 'piece.yaml#/paths/~1runs'\n"
+        "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
+    )
+    assert found(make_corpus({"api.yaml": root, "piece.yaml": piece}), "security-undeclared") == []

@@ -66,10 +66,17 @@ def written_path_items(corpus: Context, document: Document) -> Iterator[tuple[st
     seen: set[tuple[str, str]] = set()
     for container in ("paths", "webhooks"):
         items = data.get(container)
-        for route, item in items.items() if isinstance(items, dict) else ():
+        if not isinstance(items, dict):
+            continue
+        # The whole map kept in a file (`paths: {$ref: paths.yaml}`): no Reference Object is
+        # allowed there, but bundlers replace it, and the split source means its target.
+        holder = followed(corpus, Written(document, f"/{container}", items))
+        if holder is None:
+            continue
+        for route, item in holder.node.items():
             if str(route).startswith("x-") or not isinstance(item, dict):
                 continue
-            here = Written(document, join_pointer(f"/{container}", str(route)), item)
+            here = Written(holder.file, join_pointer(holder.pointer, str(route)), item)
             # A path item's `$ref` may have fields beside it (§4.8.9.1): those are written here.
             target = followed(corpus, here) if "$ref" in item else here
             for written in (here, target) if target is not None and target != here else (here,):
