@@ -59,6 +59,7 @@ from speclint.analyses.api.written_operations import (
     security_requirements,
     swagger,
     version,
+    with_partners,
 )
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -74,9 +75,9 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
-        if corpus.merges.partners(document.path):
-            continue  # declared in a file merged with it: read as one by its merge, not here
         schemes = declared_schemes(corpus, document)
+        if schemes is not None:  # and those of the files a build merges it with
+            schemes = with_partners(corpus, document, schemes)
         if schemes is None or schemes.declared is None:
             continue
         empty_required = version(document) in ("2.0", "3.0")

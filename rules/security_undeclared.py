@@ -55,6 +55,7 @@ from speclint.analyses.api.written_operations import (
     declared_schemes,
     security_requirements,
     version,
+    with_partners,
 )
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -74,9 +75,9 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     judged = _judged_by_roots(corpus)
     reported: set[tuple[str, str]] = set()  # a requirement two documents reach, once
     for document in corpus.of_kind(DocumentKind.OPENAPI):
-        if corpus.merges.partners(document.path):
-            continue  # declared in a file merged with it: read as one by its merge, not here
         schemes = declared_schemes(corpus, document)
+        if schemes is not None:  # and those of the files a build merges it with
+            schemes = with_partners(corpus, document, schemes)
         if schemes is None:
             continue
         uris = version(document) not in ("", "2.0", "3.0", "3.1")

@@ -266,3 +266,20 @@ def test_an_api_document_whose_paths_another_document_refs_is_judged_as_that_one
         "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
     )
     assert found(make_corpus({"api.yaml": root, "piece.yaml": piece}), "security-undeclared") == []
+
+
+def test_a_scheme_declared_by_a_file_the_build_merges_with_the_document_counts(
+    make_corpus: MakeCorpus,
+) -> None:
+    first = (
+        "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\npaths: {}\n"
+        "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
+    )
+    second = (
+        "openapi: 3.0.3\ninfo: {title: Runs, version: 2.0.0}\n"
+        "paths:\n  /runs:\n    get:\n      security:\n        - token: []\n"
+        "      responses:\n        '200': {description: the runs}\n"
+    )
+    build = "build:\n\tyq eval-all '. as $$item ireduce ({}; . * $$item)' first.yaml second.yaml > api.yaml\n"
+    root = make_corpus({"first.yaml": first, "second.yaml": second, "Makefile": build})
+    assert found(root, "security-undeclared") == []

@@ -176,3 +176,15 @@ def declared_schemes(corpus: Context, document: Document) -> Schemes | None:
         else:
             schemes[str(name)] = None
     return Schemes(declared, schemes, field)
+
+
+def with_partners(corpus: Context, document: Document, schemes: Schemes) -> Schemes:
+    """``schemes`` with those of the files merged with the document (``corpus.merges``: a
+    build joins them into one API), where the document does not declare them itself."""
+    merged = dict(schemes.schemes)
+    for path in corpus.merges.partners(document.path):
+        partner = corpus.documents.get(path)
+        other = declared_schemes(corpus, partner) if partner is not None else None
+        for name, scheme in (other.schemes if other is not None else {}).items():
+            merged.setdefault(name, scheme)
+    return Schemes(schemes.declared, merged, schemes.field)
