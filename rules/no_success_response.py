@@ -37,7 +37,8 @@ Options
     None.
 
 Limitations
-    A ``default`` response counts as the success one (it answers every code not listed). An
+    A ``default`` response counts as the success one (it answers every code not listed); a
+    method documented as unsupported (only ``501``, with or without ``405``) is not reported. An
     operation without ``responses``, or with an empty one, is ``openapi-invalid``'s where its
     version requires them. A missing 4xx response is style.
 """
@@ -70,6 +71,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             codes = [str(c) for c in responses if not str(c).startswith("x-")]
             if not codes or any(c == "default" or c[:1] in ("2", "3") for c in codes):
+                continue
+            if "501" in codes and set(codes) <= {"405", "501"}:
+                # A method documented as unsupported: 501 Not Implemented (RFC 9110 §15.6.2),
+                # perhaps with 405: there is no success to describe.
                 continue
             at = join_pointer(written.pointer, "responses")
             if (written.file.path, at) in seen:

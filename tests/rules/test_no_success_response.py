@@ -107,3 +107,20 @@ def test_a_paths_map_kept_in_a_file_is_followed(make_corpus: MakeCorpus) -> None
         }
     )
     assert found(root) == [("paths.yaml", "/~1runs/delete/responses", Severity.WARNING)]
+
+
+def test_a_method_documented_as_not_implemented_is_not_reported(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api.yaml": api(
+                "        '405': {description: no}\n        '501': {description: not implemented}\n"
+            )
+        }
+    )
+    assert found(root) == []
+
+
+def test_a_405_alone_is_still_reported(make_corpus: MakeCorpus) -> None:
+    # The classic pet store writes `405: Invalid input` on an operation that does succeed.
+    root = make_corpus({"api.yaml": api("        '405': {description: Invalid input}\n")})
+    assert [pointer for _, pointer, _ in found(root)] == ["/paths/~1runs/post/responses"]
