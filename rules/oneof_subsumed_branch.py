@@ -95,7 +95,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         at = At(document.path, join_pointer(pointer, "oneOf"), one_of)
         dead = dead_branches(prover, at)
         if dead:
-            yield from _findings(document, at, dead)
+            yield from _findings(prover, document, at, dead)
 
 
 def _schema_objects(corpus: Context) -> Iterator[tuple[Document, str, dict[str, Any]]]:
@@ -161,15 +161,17 @@ def _schema_objects(corpus: Context) -> Iterator[tuple[Document, str, dict[str, 
             yield document, schema.pointer, schema.node
 
 
-def _cause(at: At, branch: DeadBranch) -> str:
+def _cause(prover: Prover, at: At, branch: DeadBranch) -> str:
     if not branch.mutual:
         return f"`oneOf/{branch.cover}` accepts every value `oneOf/{branch.index}` accepts"
-    keys = differing(at, branch.index, branch.cover)
+    keys = differing(prover, at, branch.index, branch.cover)
     only = f" (they differ only by {keys}, which do not validate)" if keys else ""
     return f"`oneOf/{branch.index}` and `oneOf/{branch.cover}` accept the same values{only}"
 
 
-def _findings(document: Document, at: At, dead: list[DeadBranch]) -> Iterator[Finding]:
+def _findings(
+    prover: Prover, document: Document, at: At, dead: list[DeadBranch]
+) -> Iterator[Finding]:
     count = len(at.node)
     if len(dead) == count:
         # Every branch is covered by another: every value a branch accepts matches two.
@@ -178,7 +180,7 @@ def _findings(document: Document, at: At, dead: list[DeadBranch]) -> Iterator[Fi
         yield Finding(
             ID,
             Severity.ERROR,
-            f"`oneOf` rejects every value: {_cause(at, first)}{more}, so every value that "
+            f"`oneOf` rejects every value: {_cause(prover, at, first)}{more}, so every value that "
             "matches a branch matches two, and `oneOf` accepts only a value exactly one branch "
             f"matches. {_FIX}",
             document.location(at.pointer),
@@ -196,7 +198,7 @@ def _findings(document: Document, at: At, dead: list[DeadBranch]) -> Iterator[Fi
         yield Finding(
             ID,
             Severity.WARNING,
-            f"`oneOf/{branch.index}` admits no value: {_cause(at, branch)}, so each of its "
+            f"`oneOf/{branch.index}` admits no value: {_cause(prover, at, branch)}, so each of its "
             f"values matches two branches and `oneOf` rejects it. {_FIX}",
             document.location(join_pointer(at.pointer, branch.index)),
             related=(

@@ -576,5 +576,5 @@ def _one_of_cause(corpus: Context, document: Document, pointer: str, node: Any) 
     if not isinstance(one_of, list):
         return ""
     at = At(document.path, join_pointer(pointer, "oneOf"), one_of)
-    dead = dead_branches(Prover(resolver(corpus)), at)
-    return describe(at, dead)
+    prover = Prover(resolver(corpus))
+    return describe(prover, at, dead_branches(prover, at))

@@ -125,6 +125,8 @@ def test_branches_through_refs_to_components_that_differ_by_description(
     found = run(make_corpus, {"api/openapi.yaml": text})
     assert len(found) == 1 and found[0].severity is Severity.ERROR
     assert found[0].location.pointer == "/components/schemas/Id/oneOf"
+    # The schemas the `$ref`s name differ by `description`, not the `$ref`s themselves.
+    assert "differ only by `description`" in found[0].message
 
 
 def test_schema_in_a_separate_file_is_reported_where_it_is_written(

@@ -296,13 +296,13 @@ class Prover:
 
     def subsumes(self, a: At, b: At) -> bool:
         # Proofs are remembered by place: a component's branches recur in many `oneOf`s.
-        a, b = self._target(a), self._target(b)
+        a, b = self.target(a), self.target(b)
         key = (a.path, a.pointer, b.path, b.pointer)
         if key not in self._proved:
             self._proved[key] = self._prove(a, b)
         return self._proved[key]
 
-    def _target(self, at: At) -> At:
+    def target(self, at: At) -> At:
         """The schema a branch that is only a ``$ref`` names (the same values, any dialect)."""
         for _ in range(8):
             if not (isinstance(at.node, dict) and set(at.node) == {"$ref"}):
@@ -591,23 +591,27 @@ def resolver(corpus: Context) -> Resolver:
     return resolve
 
 
-def differing(one_of: At, first: int, second: int) -> str:
-    """The keywords two branches of a ``oneOf`` differ by, as `a`, `b` ("" when unknown)."""
-    a, b = one_of.node[first], one_of.node[second]
+def differing(prover: Prover, one_of: At, first: int, second: int) -> str:
+    """The keywords two branches of a ``oneOf`` (or the schemas their ``$ref`` members name) differ
+    by, as `a`, `b` ("" when they differ below the top, or are the same)."""
+    a = prover.target(one_of.child(first)).node
+    b = prover.target(one_of.child(second)).node
     if not isinstance(a, dict) or not isinstance(b, dict):
         return ""
     keys = sorted(str(k) for k in a.keys() | b.keys() if not same(a.get(k), b.get(k)))
+    if not keys or any(k in validating(a) or k in validating(b) for k in keys):
+        return ""  # they differ by validating keywords that still accept the same values
     return ", ".join(f"`{k}`" for k in keys)
 
 
-def describe(one_of: At, dead: list[DeadBranch]) -> str:
+def describe(prover: Prover, one_of: At, dead: list[DeadBranch]) -> str:
     """The cause, in a sentence, of the values a ``oneOf`` rejects for its ``dead`` branches
     ("" when none)."""
     if not dead:
         return ""
     first = next((d for d in dead if d.mutual), dead[0])
     if first.mutual:
-        keys = differing(one_of, first.index, first.cover)
+        keys = differing(prover, one_of, first.index, first.cover)
         only = f" (they differ only by {keys}, which do not validate)" if keys else ""
         cause = f"`oneOf/{first.index}` and `oneOf/{first.cover}` accept the same values{only}"
     else:
