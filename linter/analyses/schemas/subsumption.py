@@ -592,8 +592,8 @@ def resolver(corpus: Context) -> Resolver:
 
 
 def differing(prover: Prover, one_of: At, first: int, second: int) -> str:
-    """The keywords two branches of a ``oneOf`` (or the schemas their ``$ref`` members name) differ
-    by, as `a`, `b` ("" when they differ below the top, or are the same)."""
+    """The keywords two branches of a ``oneOf`` (or the schemas their ``$ref`` members name)
+    differ by, as `a`, `b` ("" when they differ below the top, or are the same)."""
     a = prover.target(one_of.child(first)).node
     b = prover.target(one_of.child(second)).node
     if not isinstance(a, dict) or not isinstance(b, dict):
