@@ -72,6 +72,7 @@ from speclint.analyses.schemas.satisfiability import (
 )
 from speclint.analyses.schemas.schema_objects import validator_class_of
 from speclint.analyses.schemas.shapes import use_sites
+from speclint.analyses.schemas.subsumption import At, Prover, dead_branches, describe, resolver
 from speclint.analyses.schemas.validation import MALFORMED_SCHEMA, safe_validator_class
 from speclint.analyses.schemas.witnesses import find_rejected, relax_closure
 from speclint.common.findings import Finding, Location, Severity, headed
@@ -93,7 +94,13 @@ SEVERITY = Severity.ERROR
 # A schema whose every `enum` member (or `const`) its other keywords reject (`type: string` with
 # `enum: [0, 1]`) is value-invalid's finding, at each member, when that rule runs.
 VALUES_REPORTED_BY = "value-invalid"
-LEAVES_TO = (REPORTED_BY, VALUES_REPORTED_BY)
+# A `oneOf` whose branches a value always matches twice is oneof-subsumed-branch's (issue 52).
+OVERLAP_REPORTED_BY = "oneof-subsumed-branch"
+LEAVES_TO = (REPORTED_BY, VALUES_REPORTED_BY, OVERLAP_REPORTED_BY)
+_OVERLAP_ADVICE = (
+    "Tell the branches apart with a keyword that validates, or use `anyOf` if a value may "
+    "match more than one"
+)
 FACTS = ("references", "schemas")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
@@ -147,6 +154,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                     # reports each, where it is written (one defect, one finding; issue 45).
                     continue
                 reasons, related, advice = _typo_reasons(typos)
+            if not reasons:
+                overlap = _one_of_cause(corpus, document, pointer, node)
+                if overlap and corpus.runs(OVERLAP_REPORTED_BY):
+                    # Branches a value always matches twice: oneof-subsumed-branch reports it,
+                    # on every role (one defect, one finding; issue 52).
+                    continue
+                if overlap:
+                    reasons, advice = [overlap], _OVERLAP_ADVICE
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
             witness = (
                 "" if translated(document) else _witness(corpus, decider, document, pointer, node)
@@ -367,8 +382,18 @@ def _unreachable_properties(
             "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
         )
         where = f" (declared in `{origin}`)" if origin else ""
+        overlap = "" if blockers else _one_of_cause(corpus, document, pointer, node)
+        if overlap:
+            why = overlap
         fix = (
-            "Close the composition with `unevaluatedProperties: false` instead of closing "
+            # No closed branch forbids it: advice about closed branches would blame one the
+            # schema does not have (issue 52).
+            _OVERLAP_ADVICE
+            if overlap
+            else "No closed branch forbids it: find the keyword that rejects it (a `not`, a "
+            "`false` subschema, a composition) and loosen it, or remove the property"
+            if not blockers
+            else "Close the composition with `unevaluatedProperties: false` instead of closing "
             "a branch, or list the property in the closed branch"
             if has_unevaluated(document.dialect or "2020-12")
             else f"{document.dialect} has no `unevaluatedProperties`: list the property in "
@@ -542,3 +567,14 @@ def _explain(
                 if closing not in related:
                     related.append(closing)
     return reasons, related
+
+
+def _one_of_cause(corpus: Context, document: Document, pointer: str, node: Any) -> str:
+    """Why a ``oneOf`` of the schema rejects values: branches whose every value another
+    branch accepts too ("" when none is proved, ``speclint.analyses.schemas.subsumption``)."""
+    one_of = node.get("oneOf") if isinstance(node, dict) else None
+    if not isinstance(one_of, list):
+        return ""
+    at = At(document.path, join_pointer(pointer, "oneOf"), one_of)
+    prover = Prover(resolver(corpus))
+    return describe(prover, at, dead_branches(prover, at))
