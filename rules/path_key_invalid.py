@@ -65,6 +65,8 @@ SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
+# RFC 6570 §3.2.8, §3.2.9: form-style query expansion `{?a,b}` and continuation `{&c}`.
+_EXPANSION = re.compile(r"\{[?&]([^{}]*)\}")
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -103,9 +105,9 @@ def _judged(paths: PathsObject, key: str) -> Iterator[Finding]:
             where,
             key=f"{paths.pointer}:{key}:twice:{name}",
         )
-    if "?" in key:
-        path, _, query = key.partition("?")
-        named = [part.split("=")[0] for part in query.split("&") if part.split("=")[0]]
+    query = _query(key)
+    if query is not None:
+        what, path, named = query
         describe = (
             "describe " + ", ".join(f"`{n}`" for n in named) + " with `in: query` parameters"
             if named
@@ -114,12 +116,29 @@ def _judged(paths: PathsObject, key: str) -> Iterator[Finding]:
         yield Finding(
             ID,
             Severity.ERROR if strict else Severity.WARNING,
-            f"path `{key}` carries a query string `?{query}`: a path key is appended to the "
-            "server URL as a path, so no request matches it (OpenAPI Paths Object); write the "
-            f"path as `{path}` and {describe}",
+            f"path `{key}` carries {what}: a path key is appended to the server URL as a path, "
+            "so no request matches it (OpenAPI Paths Object); write the path as "
+            f"`{path}` and {describe}",
             where,
             key=f"{paths.pointer}:{key}:query",
         )
+
+
+def _query(key: str) -> tuple[str, str, list[str]] | None:
+    """What query ``key`` spells (a query string, or an RFC 6570 query expansion such as
+    ``{?id*}``, which OpenAPI's path templating does not have), the path before it and the
+    names of its parameters; None when it spells none."""
+    expansion = _EXPANSION.search(key)
+    if expansion is not None:
+        # RFC 6570 §2.4: a variable may carry a prefix (`:3`) or explode (`*`) modifier.
+        names = [n.split(":")[0].rstrip("*") for n in expansion.group(1).split(",")]
+        what = f"an RFC 6570 query expansion `{expansion.group(0)}`, which OpenAPI's path templating does not have"
+        return what, key[: expansion.start()], [n for n in names if n]
+    if "?" not in key:
+        return None
+    path, _, query = key.partition("?")
+    names = [part.split("=")[0] for part in query.split("&")]
+    return f"a query string `?{query}`", path, [n for n in names if n]
 
 
 def _at_least_32(version: str) -> bool:

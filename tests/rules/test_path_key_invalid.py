@@ -110,3 +110,10 @@ def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
     assert preview.why_preview("path-key-invalid") == (
         "declared preview by its module: new, not yet measured"
     )
+
+
+def test_an_rfc_6570_query_expansion_is_a_query_named_as_such(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"openapi.yaml": api(["/jobs/all{?job_id*,page:2}"])})
+    (finding,) = run_rule(root, "path-key-invalid")
+    assert "RFC 6570 query expansion `{?job_id*,page:2}`" in finding.message
+    assert "write the path as `/jobs/all` and describe `job_id`, `page`" in finding.message
