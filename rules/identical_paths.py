@@ -60,6 +60,7 @@ from speclint.common.findings import Finding, Severity
 ID = "identical-paths"
 SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+FACTS = ("references",)  # a Paths Object kept in its own file is reached by its `$ref`
 
 _TEMPLATE = re.compile(r"\{[^{}]*\}")
 

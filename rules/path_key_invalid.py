@@ -63,6 +63,7 @@ from speclint.common.findings import Finding, Severity
 ID = "path-key-invalid"
 SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+FACTS = ("references",)  # a Paths Object kept in its own file is reached by its `$ref`
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 # RFC 6570 §3.2.8, §3.2.9: form-style query expansion `{?a,b}` and continuation `{&c}`.

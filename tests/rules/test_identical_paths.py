@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.rules import identical_paths
 from speclint.run import preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -126,3 +128,16 @@ def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
     assert preview.why_preview("identical-paths") == (
         "declared preview by its module: new, not yet measured"
     )
+
+
+def test_a_paths_file_is_read_with_the_facts_the_rule_declares(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": "openapi: 3.2.0\ninfo: {title: Jobs, version: 1.0.0}\n"
+            "paths: {$ref: './paths.yaml'}\n",
+            "paths.yaml": "/a/{x}?all:\n  get: {responses: {'200': {description: done}}}\n"
+            "/a/{y}?all:\n  get: {responses: {'200': {description: done}}}\n",
+        }
+    )
+    view = Context.load(root).reading(identical_paths.FACTS)  # as the engine runs it
+    assert [f.location.path for f in identical_paths.check(view, {})][:1] == ["paths.yaml"]

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.rules import path_key_invalid
 from speclint.run import preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -117,3 +119,16 @@ def test_an_rfc_6570_query_expansion_is_a_query_named_as_such(make_corpus: MakeC
     (finding,) = run_rule(root, "path-key-invalid")
     assert "RFC 6570 query expansion `{?job_id*,page:2}`" in finding.message
     assert "write the path as `/jobs/all` and describe `job_id`, `page`" in finding.message
+
+
+def test_a_paths_file_is_read_with_the_facts_the_rule_declares(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": "openapi: 3.2.0\ninfo: {title: Jobs, version: 1.0.0}\n"
+            "paths: {$ref: './paths.yaml'}\n",
+            "paths.yaml": "/a/{x}?all:\n  get: {responses: {'200': {description: done}}}\n"
+            "/a/{y}?all:\n  get: {responses: {'200': {description: done}}}\n",
+        }
+    )
+    view = Context.load(root).reading(path_key_invalid.FACTS)  # as the engine runs it
+    assert [f.location.path for f in path_key_invalid.check(view, {})][:1] == ["paths.yaml"]
