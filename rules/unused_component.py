@@ -328,10 +328,10 @@ def _finding(document: Document, unused: list[tuple[str, str, str]]) -> Finding:
     shown = ", ".join(f"`{kind}/{name}`" for kind, name, _ in unused[:_SHOWN])
     more = f" and {count - _SHOWN} more" if count > _SHOWN else ""
     subject = f"{count} component{'s' if count > 1 else ''} no operation reaches"
-    fix = (
-        "remove {it}, or `$ref` {it} where {verb} meant to be used (a security scheme: name it "
-        "in a `security` requirement)"
-    ).format(it="them" if count > 1 else "it", verb="they are" if count > 1 else "it is")
+    it, verb = ("them", "they are") if count > 1 else ("it", "it is")
+    fix = f"remove {it}, or `$ref` {it} where {verb} meant to be used"
+    if any(kind in ("securitySchemes", "securityDefinitions") for kind, _, _ in unused):
+        fix += " (a security scheme: name it in a `security` requirement)"
     message = first_fitting(
         f"{subject} ({shown}{more}), directly or through other components or files: {fix}",
         f"{subject} (listed as related locations): {fix}",

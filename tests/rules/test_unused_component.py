@@ -290,3 +290,21 @@ def test_a_swagger_2_unused_definition_is_reported_at_its_map(make_corpus: MakeC
     findings = run_rule(make_corpus({"swagger.yaml": document}), "unused-component")
     assert _unused(findings) == ["/definitions/Puppy"]
     assert findings[0].location.pointer == "/definitions"
+
+
+def test_the_security_hint_is_given_only_for_an_unused_scheme(make_corpus: MakeCorpus) -> None:
+    components = """
+    components:
+      schemas:
+        Dog: {type: object}
+        Puppy: {type: object}
+      securitySchemes:
+        basic: {type: http, scheme: basic}
+    """
+    findings = run_rule(make_corpus({"openapi.yaml": _api(components)}), "unused-component")
+    assert "name it in a `security` requirement" in str(findings[0].message)
+    schemas_only = run_rule(
+        make_corpus({"openapi.yaml": _api(components.replace("securitySchemes", "x-unused"))}),
+        "unused-component",
+    )
+    assert "security" not in str(schemas_only[0].message)
