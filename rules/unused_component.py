@@ -40,18 +40,17 @@ Options
     None.
 
 Limitations
-    A component reached only through another unused component is unused too. A schema reached
-    by polymorphism is used: one named by a ``discriminator``'s ``mapping`` of a reached
-    schema, or one whose ``allOf`` ``$ref``\\s a reached schema that has a ``discriminator``
-    (OpenAPI 3.1 §4.8.25: the parent does not name its children). A document without
-    operations (a library of components, meant to be ``$ref``\\d) is not judged: its
-    components are published for whoever refs them, in the corpus or not. A document merged
-    with others (``redocly join``, a build that assembles pieces) is not judged alone.
+    A component reached only through an unused one is unused too. Used: a schema a reached
+    ``discriminator`` ``mapping`` names, or whose ``allOf`` refs a reached schema with a
+    ``discriminator`` (3.1.1 §4.8.25); a component a description names by pointer (Redoc's
+    ``<SchemaDefinition schemaRef=...>``). Not judged: a document without operations (a library
+    published for whoever refs it) and one merged with others (``redocly join``).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
@@ -84,6 +83,8 @@ _COMPONENTS_3 = (
 # Swagger 2.0 §"Swagger Object": the document-level definitions.
 _COMPONENTS_2 = ("definitions", "parameters", "responses", "securityDefinitions")
 _METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"})
+# A local pointer to a component written in a description (Redoc's Markdown tags).
+_DESCRIBED = re.compile(r"#(/(?:components/[A-Za-z]+|definitions|parameters|responses)/[\w.\-~%]+)")
 _SHOWN = 4  # components named in the message; the others are related locations only
 
 
@@ -226,6 +227,12 @@ class _Reach:
             node, at = stack.pop()
             if isinstance(node, dict):
                 _requirements(node.get("security"), names)
+                described = node.get("description")
+                if isinstance(described, str) and "#/" in described and owner:
+                    # Redoc's `<SchemaDefinition schemaRef="#/components/schemas/Order"
+                    # exampleRef="#/components/examples/Order" />` in Markdown renders it.
+                    for found in _DESCRIBED.finditer(described):
+                        self.add(document.path, unquote(found.group(1)))
                 discriminator = node.get("discriminator")
                 mapping = discriminator.get("mapping") if isinstance(discriminator, dict) else None
                 for value in mapping.values() if isinstance(mapping, dict) else ():

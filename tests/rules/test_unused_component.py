@@ -308,3 +308,26 @@ def test_the_security_hint_is_given_only_for_an_unused_scheme(make_corpus: MakeC
         "unused-component",
     )
     assert "security" not in str(schemas_only[0].message)
+
+
+def test_a_component_a_description_renders_by_pointer_is_used(make_corpus: MakeCorpus) -> None:
+    # Redoc renders a component named in Markdown: `<SchemaDefinition schemaRef=... />`.
+    head = """
+    openapi: 3.1.0
+    info:
+      title: Kennel
+      version: 1.0.0
+      description: |
+        <SchemaDefinition schemaRef="#/components/schemas/Puppy" exampleRef="#/components/examples/Rex" />
+    """
+    components = """
+    components:
+      schemas:
+        Dog: {type: object}
+        Puppy: {type: object}
+      examples:
+        Rex: {value: {name: Rex}}
+        Fido: {value: {name: Fido}}
+    """
+    root = make_corpus({"openapi.yaml": _api(components, head=head)})
+    assert _unused(run_rule(root, "unused-component")) == ["/components/examples/Fido"]
