@@ -42,9 +42,10 @@ Options
 Limitations
     A component reached only through an unused one is unused too. Used: a schema a reached
     ``discriminator`` ``mapping`` names, or whose ``allOf`` refs a reached schema with a
-    ``discriminator`` (3.1.1 §4.8.25); a component a description names by pointer (Redoc's
-    ``<SchemaDefinition schemaRef=...>``). Not judged: a document without operations (a library
-    published for whoever refs it) and one merged with others (``redocly join``).
+    ``discriminator`` (3.1.1 §4.8.25); one a description names by pointer (Redoc's
+    ``<SchemaDefinition schemaRef=...>``); one that only names a file the operations reach.
+    Not judged: a document without operations (a library published for whoever refs it) and
+    one merged with others (``redocly join``).
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ class _Reach:
         self.index = corpus.references
         self.judged = judged
         self.seen: dict[str, set[str]] = {}  # path -> pointers reached
+        # path -> pointers a `$ref` or a mapping names (not those read as roots: a schema file)
+        self.named: dict[str, set[str]] = {}
         self.work: list[tuple[str, str]] = []
         # security scheme names a requirement uses: by API document, "" for any (a fragment's)
         self.security: dict[str, set[str]] = {}
@@ -188,9 +191,9 @@ class _Reach:
         pointers.add(pointer)
         self.work.append((path, pointer))
 
-    def covered(self, path: str, pointer: str) -> bool:
-        """Is ``pointer`` at or below a pointer reached in ``path``?"""
-        pointers = self.seen.get(path, ())
+    def covered(self, path: str, pointer: str, within: dict[str, set[str]] | None = None) -> bool:
+        """Is ``pointer`` at or below a pointer reached in ``path`` (or one of ``within``)?"""
+        pointers = (self.seen if within is None else within).get(path, ())
         if not pointers:
             return False
         at = pointer
@@ -210,6 +213,9 @@ class _Reach:
                     and reference.target_path is not None
                     and reference.target_pointer is not None
                 ):
+                    self.named.setdefault(reference.target_path, set()).add(
+                        reference.target_pointer
+                    )
                     self.add(reference.target_path, reference.target_pointer)
             document = self.corpus.documents.get(path)
             if document is not None and document.usable:
@@ -310,6 +316,20 @@ class _Reach:
             return True
         if self.covered(path, at):
             return True
+        # A component that only names a file (`link: {$ref: schemas/link.yaml}`) while the
+        # operations `$ref` that file directly: the same schema, which a bundler files under
+        # this name. Used when what it names is.
+        held = resolve_pointer(document.data, at)
+        if isinstance(held, dict) and isinstance(held.get("$ref"), str):
+            reference = self.index.at(path, join_pointer(at, "$ref"))
+            if (
+                reference is not None
+                and reference.outcome == "ok"
+                and reference.target_path is not None
+                and reference.target_path != path
+                and self.covered(reference.target_path, reference.target_pointer or "", self.named)
+            ):
+                return True
         # A `$ref` into the component (`#/components/schemas/Pet/properties/id`) uses it too.
         return any(pointer_within(p, at) for p in self.seen.get(path, ()))
 

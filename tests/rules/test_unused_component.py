@@ -331,3 +331,34 @@ def test_a_component_a_description_renders_by_pointer_is_used(make_corpus: MakeC
     """
     root = make_corpus({"openapi.yaml": _api(components, head=head)})
     assert _unused(run_rule(root, "unused-component")) == ["/components/examples/Fido"]
+
+
+def test_a_component_naming_a_file_the_operations_ref_directly_is_used(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = """
+    paths:
+      /dogs:
+        get:
+          responses:
+            '200':
+              description: the dogs
+              content:
+                application/json:
+                  schema: {$ref: 'schemas/dog.yaml'}
+    """
+    components = """
+    components:
+      schemas:
+        Dog: {$ref: 'schemas/dog.yaml'}
+        Cat: {$ref: 'schemas/cat.yaml'}
+    """
+    root = make_corpus(
+        {
+            "openapi.yaml": _api(components, paths),
+            "schemas/dog.yaml": "type: object\n",
+            "schemas/cat.yaml": "type: object\n",
+        }
+    )
+    # `Cat` names a file no operation reaches: unused like any other component.
+    assert _unused(run_rule(root, "unused-component")) == ["/components/schemas/Cat"]
