@@ -140,8 +140,9 @@ def _components(document: Document) -> list[tuple[str, str, str]]:
         held = resolve_pointer(document.data, at)
         if not isinstance(held, dict) or "$ref" in held:
             continue  # a map kept in another file (`schemas: {$ref: ...}`): judged there
-        for name in held:
-            found.append((kind, str(name), join_pointer(at, str(name))))
+        for name, value in held.items():
+            if isinstance(value, dict):  # a component that is no object is openapi-invalid's
+                found.append((kind, str(name), join_pointer(at, str(name))))
     return found
 
 

@@ -362,3 +362,14 @@ def test_a_component_naming_a_file_the_operations_ref_directly_is_used(
     )
     # `Cat` names a file no operation reaches: unused like any other component.
     assert _unused(run_rule(root, "unused-component")) == ["/components/schemas/Cat"]
+
+
+def test_a_component_that_is_no_object_is_left_to_openapi_invalid(make_corpus: MakeCorpus) -> None:
+    components = """
+    components:
+      schemas:
+        Dog: {type: object}
+      requestBodies:
+        Broken: just text
+    """
+    assert run_rule(make_corpus({"openapi.yaml": _api(components)}), "unused-component") == []
