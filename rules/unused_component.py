@@ -44,8 +44,8 @@ Limitations
     ``discriminator`` ``mapping`` names, or whose ``allOf`` refs a reached schema with a
     ``discriminator`` (3.1.1 §4.8.25); one a description names by pointer (Redoc's
     ``<SchemaDefinition schemaRef=...>``); one that only names a file the operations reach.
-    Not judged: a document without operations (a library published for whoever refs it) and
-    one merged with others (``redocly join``).
+    Not judged: a document without operations (a library published for whoever refs it), one
+    merged with others (``redocly join``), a component that is a broken ``$ref``.
 """
 
 from __future__ import annotations
@@ -323,6 +323,8 @@ class _Reach:
         held = resolve_pointer(document.data, at)
         if isinstance(held, dict) and isinstance(held.get("$ref"), str):
             reference = self.index.at(path, join_pointer(at, "$ref"))
+            if reference is not None and reference.outcome != "ok":
+                return True  # a `$ref` to nothing: unresolved-ref's, whatever names it
             if (
                 reference is not None
                 and reference.outcome == "ok"

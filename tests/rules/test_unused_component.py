@@ -373,3 +373,15 @@ def test_a_component_that_is_no_object_is_left_to_openapi_invalid(make_corpus: M
         Broken: just text
     """
     assert run_rule(make_corpus({"openapi.yaml": _api(components)}), "unused-component") == []
+
+
+def test_a_component_that_is_a_broken_ref_is_left_to_unresolved_ref(
+    make_corpus: MakeCorpus,
+) -> None:
+    components = """
+    components:
+      schemas:
+        Dog: {type: object}
+        Gone: {$ref: 'schemas/gone.yaml'}
+    """
+    assert run_rule(make_corpus({"openapi.yaml": _api(components)}), "unused-component") == []
