@@ -49,6 +49,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.api.api_schemas import family
+from speclint.analyses.api.components import OPENAPI_30_COMPONENTS
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.corpus import Document
@@ -61,17 +62,7 @@ PREVIEW = True  # new (issue 52): precision not yet measured on labelled finding
 FACTS = ("merges",)
 
 # OpenAPI 3.0.4 §4.7.7.1: the Components Object's fixed fields and their keys' pattern.
-_FIELDS = (
-    "schemas",
-    "responses",
-    "parameters",
-    "examples",
-    "requestBodies",
-    "headers",
-    "securitySchemes",
-    "links",
-    "callbacks",
-)
+_FIELDS = OPENAPI_30_COMPONENTS
 _KEY = re.compile(r"[a-zA-Z0-9.\-_]+")
 _LISTED = 5
 _RELATED = 20

@@ -56,6 +56,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
+from speclint.analyses.api.components import OPENAPI_32_COMPONENTS
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity, first_fitting
 from speclint.model.corpus import Document
@@ -67,20 +68,9 @@ SEVERITY = Severity.WARNING
 PREVIEW = True  # new (issue 52): precision measured on the ecosystem trees, not yet labelled enough
 FACTS = ("merges", "references")
 
-# OpenAPI 3.0.3 §4.7.7, 3.1.1 §4.8.7 (`pathItems` from 3.1), 3.2 §4.10.7 (`mediaTypes`).
-_COMPONENTS_3 = (
-    "schemas",
-    "responses",
-    "parameters",
-    "examples",
-    "requestBodies",
-    "headers",
-    "securitySchemes",
-    "links",
-    "callbacks",
-    "pathItems",
-    "mediaTypes",
-)
+# Every version's (`pathItems` from 3.1, `mediaTypes` from 3.2): a key of another version is
+# no component of it either way.
+_COMPONENTS_3 = OPENAPI_32_COMPONENTS
 # Swagger 2.0 §"Swagger Object": the document-level definitions.
 _COMPONENTS_2 = ("definitions", "parameters", "responses", "securityDefinitions")
 _METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"})

@@ -52,6 +52,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
+from speclint.analyses.api.components import OPENAPI_30_COMPONENTS
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.references import ref_sites
 from speclint.model.corpus import Document
@@ -114,19 +115,7 @@ _ASYNCAPI_KINDS = {
 # The component kinds of each version (OpenAPI 3.0.3 §4.7.7, 3.1.0 §4.8.7; AsyncAPI 2.0.0 and
 # 2.3.0 "Components Object", 3.0.0 §3.3.29): a target whose kind the document's version has no
 # place for is written where it is used, as `redocly bundle` does with a 3.0 path item.
-_OPENAPI_30 = frozenset(
-    {
-        "schemas",
-        "responses",
-        "parameters",
-        "examples",
-        "requestBodies",
-        "headers",
-        "securitySchemes",
-        "links",
-        "callbacks",
-    }
-)
+_OPENAPI_30 = frozenset(OPENAPI_30_COMPONENTS)
 _ASYNCAPI_20 = frozenset(
     {
         "schemas",
