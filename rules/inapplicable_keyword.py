@@ -27,7 +27,8 @@ Example
               properties:
                 id: {type: string}
 
-    FAIL: ``warning [inapplicable-keyword] `properties` never applies beside `type: string```
+    FAIL: ``warning [inapplicable-keyword] `properties` never applies beside `type: string`;
+    remove it or fix the type``
 
 Use instead
     ::
