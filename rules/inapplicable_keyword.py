@@ -14,8 +14,7 @@ Why is this bad?
     JSON Schema's type-specific keywords ignore values of other types (2020-12 Validation §6;
     draft-04 §5, which Swagger 2.0 and OpenAPI 3.0 adopt): ``type: string`` with
     ``properties`` validates strings and never looks at the properties. Either the ``type`` is
-    wrong (the value is an object and clients are told it is a string) or the keyword is dead
-    text that documents a shape no one checks.
+    wrong (clients are told an object is a string) or the keyword documents what no one checks.
 
 Example
     ::
