@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from speclint.analyses.api.written_operations import version as api_version
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -39,7 +40,7 @@ def paths_objects(corpus: Context) -> Iterator[PathsObject]:
     seen: set[tuple[str, str]] = set()
     for document in sorted(corpus.of_kind(DocumentKind.OPENAPI), key=lambda d: d.path):
         data = document.data if isinstance(document.data, dict) else {}
-        version = _version(data)
+        version = api_version(document)
         paths = data.get("paths")
         holder, pointer = document, "/paths"
         if isinstance(paths, dict) and isinstance(paths.get("$ref"), str):
@@ -58,8 +59,3 @@ def paths_objects(corpus: Context) -> Iterator[PathsObject]:
         seen.add((holder.path, pointer))
         keys = tuple(str(k) for k in paths if not str(k).startswith("x-"))
         yield PathsObject(document, holder, pointer, version, keys)
-
-
-def _version(data: dict[str, object]) -> str:
-    written = str(data.get("openapi") or data.get("swagger") or "")
-    return ".".join(written.split(".")[:2])

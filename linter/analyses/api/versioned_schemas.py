@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from speclint.analyses.api.api_schemas import family
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.schema_objects import (
     SchemaObject,
@@ -32,19 +33,6 @@ MODERN_DIALECTS = frozenset(
         "https://json-schema.org/draft/2020-12/schema",
     }
 )
-
-
-def family(document: Document) -> str:
-    """``3.0`` (``nullable`` is a keyword), ``3.1+`` (2020-12 Schema Objects), or another
-    (Swagger, AsyncAPI: their own dialects)."""
-    data = document.data if isinstance(document.data, dict) else {}
-    if document.kind is not DocumentKind.OPENAPI:
-        return "other"
-    version = str(data.get("openapi", ""))
-    if version.startswith("3.0"):
-        return "3.0"
-    # 3.1 and later: JSON Schema 2020-12 Schema Objects (3.2 keeps them).
-    return "3.1+" if version.startswith("3.") and version[2:3].isdigit() else "other"
 
 
 def _modern_default(document: Document) -> bool:
