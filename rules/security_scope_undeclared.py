@@ -74,6 +74,8 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    # A requirement in a file two API documents `$ref` is walked with each: reported once.
+    reported: set[tuple[str, str]] = set()
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         schemes = declared_schemes(corpus, document)
         if schemes is not None:  # and those of the files a build merges it with
@@ -82,6 +84,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             continue
         empty_required = version(document) in ("2.0", "3.0")
         for requirement in security_requirements(corpus, document):
+            written = (requirement.at.file.path, requirement.at.pointer)
+            if written in reported:
+                continue
+            reported.add(written)
             for name, listed in requirement.at.node.items():
                 scheme = schemes.schemes.get(str(name))
                 if scheme is None or not isinstance(listed, list) or not listed:

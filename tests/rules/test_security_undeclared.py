@@ -283,3 +283,32 @@ def test_a_scheme_declared_by_a_file_the_build_merges_with_the_document_counts(
     build = "build:\n\tyq eval-all '. as $$item ireduce ({}; . * $$item)' first.yaml second.yaml > api.yaml\n"
     root = make_corpus({"first.yaml": first, "second.yaml": second, "Makefile": build})
     assert found(root, "security-undeclared") == []
+
+
+def test_an_undeclared_scope_in_a_path_item_file_two_documents_read_is_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Each API document that `$ref`s the file walks its requirements: the finding is the
+    # file's, once (as security-undeclared's is).
+    root_document = (
+        "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\n"
+        "paths:\n  /runs:\n    $ref: paths/runs.yaml\n" + SCHEMES
+    )
+    root = make_corpus(
+        {
+            "api.yaml": root_document,
+            "public.yaml": root_document.replace("title: Runs", "title: Public runs"),
+            "paths/runs.yaml": yaml(
+                """
+                get:
+                  security:
+                    - oauth: [runs:delete]
+                  responses:
+                    '200': {description: the runs}
+                """
+            ),
+        }
+    )
+    assert found(root, "security-scope-undeclared") == [
+        ("paths/runs.yaml", "/get/security/0/oauth/0", Severity.WARNING)
+    ]
