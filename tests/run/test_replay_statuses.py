@@ -170,7 +170,8 @@ def test_a_file_changed_near_the_run_start_is_read_though_its_status_stays(
     """Git's racily clean file: written just before the run, then edited within the file
     system's timestamp resolution, its status says nothing. The entry keeps no status for it."""
     page = root / "docs/page.md"
-    inputs = recorded(root, replay.SETTLED_NANOSECONDS)
+    # A margin of an hour: written "just now" however slow the machine is.
+    inputs = recorded(root, HOUR)
     assert inputs.statuses == (None, None, None)
     kept = os.lstat(page)
     page.write_text(PAGE.replace("`x`", "`y`"), encoding="utf-8")
@@ -222,7 +223,9 @@ def test_a_clock_behind_the_runs_start_reads_every_file(root: Path, opened: list
 def test_files_read_again_that_gave_the_same_keep_their_settled_status(
     root: Path, opened: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    inputs = recorded(root, replay.SETTLED_NANOSECONDS)  # all written just now: no status kept
+    # A margin of an hour: all written just now, however slow the machine is: no status kept.
+    inputs = recorded(root, HOUR)
+    monkeypatch.setattr(replay, "SETTLED_NANOSECONDS", HOUR)
     assert read_again(root, inputs) is inputs  # still unsettled: nothing to keep
     monkeypatch.setattr(replay, "SETTLED_NANOSECONDS", -HOUR)  # an hour later, as it were
     refreshed = read_again(root, inputs)
