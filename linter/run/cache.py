@@ -193,6 +193,19 @@ def _remove_ours(folder: Path) -> None:
 _READ_BESIDE = frozenset({ATTRIBUTES_FILE, GO_MODULE_FILE, *BAZEL_BUILD_FILES})
 
 
+def run_key_head(root: Path, config: Config, rules: Iterable[str]) -> tuple[str, ...]:
+    """What a run's result depends on besides the files: speclint's code, the corpus root, the
+    rules, the date waivers are judged against, the configuration. A key of a whole run starts
+    with it (:func:`run_key`, and a resident checker's kept base, ``engine._base_key``)."""
+    return (
+        code_fingerprint(),
+        str(root.resolve()),
+        repr(sorted(rules)),
+        today().isoformat(),
+        repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
+    )
+
+
 def run_key(
     root: Path,
     config: Config,
@@ -209,13 +222,7 @@ def run_key(
     files, by name (the replay cache names them: ``speclint.run.replay.Inputs``)."""
 
     digest = hashlib.sha256()
-    for part in (
-        code_fingerprint(),
-        str(root.resolve()),
-        repr(sorted(rules)),
-        today().isoformat(),
-        repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
-    ):
+    for part in run_key_head(root, config, rules):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
     tree = list(tree)
     scripts = set(build_files(tree))

@@ -56,7 +56,7 @@ from speclint.analyses.prose.rfcs import is_rfc
 from speclint.analyses.repository.downloads import page_commands
 from speclint.analyses.schemas.references import embedded_uris
 from speclint.analyses.units import extract_digest, prepared
-from speclint.common.cache_folder import code_fingerprint, enabled
+from speclint.common.cache_folder import enabled
 from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
@@ -103,7 +103,7 @@ from speclint.run.baseline import (
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
 from speclint.run.bindings import BoundSet, enum_bindings
-from speclint.run.cache import run_key
+from speclint.run.cache import run_key, run_key_head
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
@@ -1016,16 +1016,7 @@ def _base_key(
     when it may (a replace ref), and the base is read again."""
     if selected is None or not revision.listed or not revision.replaces_nothing():
         return None
-    shown = repr(
-        (
-            code_fingerprint(),
-            str(root.resolve()),
-            sorted(selected),
-            today().isoformat(),
-            repr(config),
-            revision.listed,
-        )
-    )
+    shown = repr((run_key_head(root, config, selected), revision.listed))
     return hashlib.sha256(shown.encode("utf-8", "surrogateescape")).hexdigest()
 
 
