@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import operator
 import os
 import pickle
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from typing import Any, TypeVar
 
 from speclint.common.collector import before_fork, frozen_heap
 from speclint.common.lifecycle import child_started, start_child
+from speclint.common.storage import values_of
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -38,9 +38,7 @@ def sent_by_fields(cls: Class) -> Class:
     names = tuple(f.name for f in dataclasses.fields(cls))
     if any(not f.init for f in dataclasses.fields(cls)) or not names:
         raise TypeError(f"{cls.__qualname__}: every field must be an argument of its constructor")
-    # attrgetter of one name gives the value, of several a tuple of them
-    values: Callable[[Any], Any] = operator.attrgetter(*names)
-    arguments = values if len(names) > 1 else lambda item: (values(item),)
+    arguments = values_of(names)
 
     def __reduce__(self: Any) -> tuple[Class, tuple[Any, ...]]:
         return cls, arguments(self)

@@ -136,15 +136,15 @@ def _describe(kind: type) -> tuple[msgpack.ExtType, Values] | None:
     if text in STORED:
         name = text.encode()
         if issubclass(kind, enum.Enum):
-            found = (msgpack.ExtType(_MEMBER, name), _values_of(()))
+            found = (msgpack.ExtType(_MEMBER, name), values_of(()))
         elif dataclasses.is_dataclass(kind):
             names = tuple(f.name for f in dataclasses.fields(kind))
-            found = (msgpack.ExtType(_OBJECT, name), _values_of(names))
+            found = (msgpack.ExtType(_OBJECT, name), values_of(names))
     _encodable[kind] = found
     return found
 
 
-def _values_of(names: tuple[str, ...]) -> Values:
+def values_of(names: tuple[str, ...]) -> Values:
     """An object's values of ``names``, in order, read by one ``attrgetter`` call: a cold run
     writes 96,000 objects of OpenWOP's parse, and a ``getattr`` for each field of each was a
     third of writing them."""
