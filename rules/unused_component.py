@@ -57,6 +57,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from speclint.analyses.api.components import OPENAPI_32_COMPONENTS
+from speclint.analyses.api.written_operations import METHODS
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity, first_fitting
 from speclint.model.corpus import Document
@@ -73,7 +74,7 @@ FACTS = ("merges", "references")
 _COMPONENTS_3 = OPENAPI_32_COMPONENTS
 # Swagger 2.0 §"Swagger Object": the document-level definitions.
 _COMPONENTS_2 = ("definitions", "parameters", "responses", "securityDefinitions")
-_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"})
+_METHODS = frozenset(METHODS)
 # A local pointer to a component written in a description (Redoc's Markdown tags).
 _DESCRIBED = re.compile(r"#(/(?:components/[A-Za-z]+|definitions|parameters|responses)/[\w.\-~%]+)")
 _SHOWN = 4  # components named in the message; the others are related locations only

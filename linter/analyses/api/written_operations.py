@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.api.inlining import corpus_target
+from speclint.analyses.api.operations import HTTP_METHODS
 from speclint.parsing.structured import join_pointer
 
 if TYPE_CHECKING:
     from speclint.analyses.context import Context
     from speclint.model.corpus import Document
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
+# The Path Item Object's operations: operations.HTTP_METHODS and 3.2's `query` (3.2.0 §4.8.9).
+METHODS = (*HTTP_METHODS, "query")
 _HOPS = 8  # a chain of references longer than this is no real layout
 
 
