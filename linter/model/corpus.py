@@ -103,6 +103,8 @@ class Document:
     duplicates: list[DuplicateKey] = field(default_factory=list)
     # YAML mapping members whose key is no string (``structured.Parsed.non_string_keys``)
     non_string_keys: list[str] = field(default_factory=list)
+    # YAML values continued on lines indented too little (``structured.Parsed.deficient_indents``)
+    deficient_indents: list[tuple[str, int, int, int]] = field(default_factory=list)
     model: ProseDocument | None = None  # a Markdown page's prose model: read it as ``prose``
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
@@ -1064,6 +1066,7 @@ def parse_document(
         positions=parsed.positions,
         duplicates=parsed.duplicates,
         non_string_keys=parsed.non_string_keys,
+        deficient_indents=parsed.deficient_indents,
         positions_from=positions_from,
         dialect=found.dialect,
         reason=found.reason,

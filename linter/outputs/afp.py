@@ -50,7 +50,7 @@ _OWN_ID = re.compile(r"^(?P<rule>[a-z0-9-]+)\.(?P<digest>[0-9a-f]{16})$")
 _FIX_START = re.compile(
     r"(?:[:;.]\s+|,\s+(?=either\b))(?P<fix>(?:either\s+)?(?:did\s+you\s+mean|add|fix|remove|drop|make|keep|give|"
     r"correct|declare|use|replace|close|open|move|rename|name|write|list|document|bind|split|"
-    r"change|point|quote|admit|read|restore|define|set|delete|merge|reference|align|check|decide|vendor|map)\b.*)$",
+    r"change|point|quote|admit|read|restore|define|set|delete|merge|indent|reference|align|check|decide|vendor|map)\b.*)$",
     re.IGNORECASE | re.DOTALL,
 )
 

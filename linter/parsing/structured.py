@@ -69,6 +69,9 @@ class Parsed:
     # YAML only: the pointers of the mapping members whose key is no string (`200:`, `true:`,
     # `null:`), kept as the key's JSON text ("200") in ``data``; JSON keys are always strings.
     non_string_keys: list[str] = field(default_factory=list)
+    # YAML only: the values in a block collection whose continuation lines are not indented past
+    # the collection (``deficient_indents``): (pointer, line, column, parent column), 1-based.
+    deficient_indents: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
 def json_type(value: Any) -> str:
@@ -532,6 +535,8 @@ class _Reading(io.StringIO):
     CHUNK = 8192
 
 
+# The line breaks the YAML readers count lines by (libyaml reads YAML 1.1's NEL, LS and PS too).
+_YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 # The tags of the YAML 1.2 core schema (and 1.1's timestamp, binary, set and omap, which the safe
 # constructor knows); any other tag is an application's.
 _CORE_TAGS = frozenset(
@@ -573,7 +578,38 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
     positions: dict[str, Position] = {"": (root.start_mark.line + 1, root.start_mark.column + 1)}
     duplicates: list[DuplicateKey] = []
     non_string_keys: list[str] = []
+    deficient: list[tuple[str, int, int, int]] = []
+    lines: list[str] = []
     sizes: dict[int, int] = {}
+
+    def check_indent(node: Any, parent: int, pointer: str) -> None:
+        # YAML 1.2 §8.2.3 / §7.3, §7.4: a flow collection or a quoted scalar that is the value
+        # of a block mapping entry or a block sequence entry at indentation n continues on lines
+        # indented at least n+1 spaces (`s-l+flow-in-block(n)` = `s-separate(n+1, ...)`).
+        # libyaml and ruamel accept less; strict parsers (Redocly's) refuse the whole file.
+        if id(node) in built:
+            return  # an alias: judged where its anchor is written
+        if isinstance(node, ScalarNode):
+            if node.style not in ('"', "'"):
+                return
+        elif not isinstance(node, (MappingNode, SequenceNode)) or not node.flow_style:
+            return
+        first, last = node.start_mark.line, node.end_mark.line
+        if last <= first:
+            return
+        if not lines:
+            lines.extend(_YAML_BREAK.split(text))
+        for number in range(first + 1, min(last, len(lines) - 1) + 1):
+            line = lines[number]
+            content = line.lstrip(" ")
+            if not content.strip() or content[0] == "\t":
+                continue  # empty lines may be indented less (l-empty); tabs: not judged
+            if content[0] == "#" and not isinstance(node, ScalarNode):
+                continue  # a comment line in a flow collection
+            indent = len(line) - len(content)
+            if indent <= parent:
+                deficient.append((pointer, number + 1, indent + 1, parent + 1))
+                return
 
     def expanded_size(node: Any, depth: int) -> int:
         # Aliases make the node graph a DAG; its tree expansion can be exponential in its size.
@@ -616,9 +652,12 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
         if isinstance(node, SequenceNode):
             items: list[Any] = []
             built[id(node)] = items
+            block = not node.flow_style
             for index, child in enumerate(node.value):
                 item = join_pointer(pointer, index)
                 positions.setdefault(item, (child.start_mark.line + 1, child.start_mark.column + 1))
+                if block:
+                    check_indent(child, node.start_mark.column, item)
                 items.append(build(child, item))
             return items
         if isinstance(node, MappingNode):
@@ -643,6 +682,8 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
                 first_at = positions.get(member, at)
                 positions[member] = at
                 earlier, order = mapping.get(key_text), len(duplicates)
+                if not node.flow_style:
+                    check_indent(value_node, key_node.start_mark.column, member)
                 mapping[key_text] = build(value_node, member)
                 if repeated:  # listed before the duplicates inside its value, as written
                     same = same_value(earlier, mapping[key_text])
@@ -679,7 +720,7 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
         raise ParseFailure(
             _yaml_message(error), mark.line + 1 if mark else 1, mark.column + 1 if mark else 1
         ) from None
-    return Parsed(data, positions, duplicates, non_string_keys)
+    return Parsed(data, positions, duplicates, non_string_keys, deficient)
 
 
 def _compose_with_ruamel(text: str, progress: Callable[[int], None] | None) -> list[Any]:

@@ -109,6 +109,7 @@ GENERATED_STILL_CHECKED = frozenset(
     {
         "parse-error",
         "duplicate-key",
+        "yaml-indentation",
         "schema-invalid",
         "openapi-invalid",
         "asyncapi-invalid",
