@@ -433,6 +433,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 document.location(
                     _rejecting(schema_pointer, errors[0]), note="the schema it fails"
                 ),
+                *_written_at(document, example_pointer, errors[0]),
                 *(document.location(p, note="fails the same way") for _, p, _ in others),
             ),
             key=example_pointer,
@@ -2013,6 +2014,17 @@ def _describe(errors: list[ValidationError], part: str = "") -> str:
 
 def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _written_at(document: Document, example_pointer: str, error: ValidationError) -> list[Location]:
+    """Where the failing part of an example named by a same-document ``$ref``
+    (``#/components/examples/x``) is written: the place to fix it, related to the place that
+    uses it (``_holder_examples`` reports it there, against that place's schema)."""
+    reference = _mapping(resolve_pointer(document.data, example_pointer)).get("$ref")
+    if not (isinstance(reference, str) and reference.startswith("#/")):
+        return []
+    value = join_pointer(reference[1:], "value")
+    return [document.location(value + error_pointer(explain(error)), note="the example's value")]
 
 
 def _resolve_local(document: Document, node: Any) -> Any:

@@ -96,6 +96,18 @@ def test_named_examples_through_components_and_parameters(make_corpus: MakeCorpu
     ]
 
 
+def test_an_example_named_by_ref_relates_where_its_value_is_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Reported where it is used (its schema is that place's), with the place to fix it related.
+    doc = openapi("examples: {paused: {$ref: '#/components/examples/Paused'}}")
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    [finding] = [f for f in findings(root) if f.location.pointer.endswith("/paused")]
+    [written] = [r for r in finding.related if r.note == "the example's value"]
+    assert written.pointer == "/components/examples/Paused/value/status"
+    assert written.line > finding.location.line
+
+
 def test_openapi_31_schema_examples(make_corpus: MakeCorpus) -> None:
     extra = "  schemas:\n    Priority: {type: integer, maximum: 9, examples: [3, 12]}\n"
     root = make_corpus(
