@@ -391,6 +391,18 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         )
         if convention is not None:
             yield convention
+        if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            # An API document's examples are what readers copy as the values' form (issue 52:
+            # Spectral asserts every `format`; speclint the undisputed ones, `_FORMATS`).
+            yield from _format_findings(
+                validator,
+                value,
+                errors,
+                partial(_in_document, document, example_pointer),
+                example_pointer,
+                f"the schema at `{schema_pointer or '/'}`",
+                document.location(schema_pointer, note="the schema whose `format` it fails"),
+            )
         if not errors:
             continue
         # Items of one `examples` array that fail the same keyword at the same place of the
@@ -1357,8 +1369,8 @@ def _format_findings(
     bound: str,
     schema: Location,
 ) -> Iterator[Finding]:
-    """The values of a prose example whose form is not the ``format`` its schema names
-    (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
+    """The values of an example (in prose, or in an API document) whose form is not the
+    ``format`` its schema names (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
     an elision is not judged again."""
     if not _any_digit_string(example, 0):
         return  # every value of those forms has digits: nothing to judge, no second pass

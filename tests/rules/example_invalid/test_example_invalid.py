@@ -108,6 +108,28 @@ def test_an_example_named_by_ref_relates_where_its_value_is_written(
     assert written.line > finding.location.line
 
 
+def test_an_api_example_of_another_form_than_its_format_is_a_warning(
+    make_corpus: MakeCorpus,
+) -> None:
+    extra = (
+        "  schemas:\n    Started:\n      type: object\n"
+        "      properties: {at: {type: string, format: date-time}}\n"
+    )
+    doc = openapi("example: {runId: r, status: done}", extra)
+    body = "example: {at: '2026-11-30 10:00'}"
+    doc = doc.replace(
+        "  schemas:\n    Started:",
+        "  requestBodies:\n    Start:\n      content:\n        application/json:\n"
+        "          schema: {$ref: '#/components/schemas/Started'}\n"
+        f"          {body}\n  schemas:\n    Started:",
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    [found] = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    assert found.severity is Severity.WARNING
+    assert found.location.pointer.endswith("/example/at")
+    assert "date-time" in found.message
+
+
 def test_openapi_31_schema_examples(make_corpus: MakeCorpus) -> None:
     extra = "  schemas:\n    Priority: {type: integer, maximum: 9, examples: [3, 12]}\n"
     root = make_corpus(
