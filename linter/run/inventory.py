@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from speclint.analyses.context import Context
-from speclint.analyses.repository.provenance import NOT_JUDGED
+from speclint.analyses.repository.provenance import GENERATED, NOT_JUDGED, source_holding
 from speclint.analyses.workflows.overlays import overlays
-from speclint.common.findings import Finding, Location
+from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import fixtures
 from speclint.parsing.kinds import DocumentKind, generated_blocks
 
@@ -120,6 +120,46 @@ GENERATED_STILL_CHECKED = frozenset(
 )
 
 
+# The rules that judge what an API document or a schema says to every reader of it, whoever wrote
+# it (issue 52, item 5): an example its schema rejects, a schema no value satisfies, an unquoted
+# status code, a security requirement naming no scheme. In a generated API document or schema
+# such a defect is real: every client generated from it and every reader of its reference sees
+# it. Its fix is in the generator's source, so it is reported there when the source is known
+# and holds it (``outside_generated``), else in the generated file as a warning that says so.
+# Not here: the rules that compare documents with each other or with prose (a generated file
+# renders its source, it does not drift from it), prose and link rules, and role-based design
+# (``closure-policy``): those stay unjudged in a generated file.
+GENERATED_CONTENT_RULES = frozenset(
+    {
+        "array-items-missing",
+        "component-name-invalid",
+        "discriminator-invalid",
+        "example-invalid",
+        "example-value-conflict",
+        "identical-paths",
+        "inapplicable-keyword",
+        "no-success-response",
+        "non-string-key",
+        "nullable-without-type",
+        "oas30-leftover",
+        "oneof-subsumed-branch",
+        "path-key-invalid",
+        "pattern-portability",
+        "required-undeclared",
+        "security-scope-undeclared",
+        "security-undeclared",
+        "server-variable-invalid",
+        "undeclared-tag",
+        "unsatisfiable-schema",
+        "unused-component",
+        "value-invalid",
+    }
+)
+# The documents those rules judge as content: API documents and schemas (a generated Markdown
+# page's example is prose, and stays unjudged).
+_CONTENT_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
+
+
 # The rules whose finding in a generated page, against a hand-written document of the corpus,
 # says the page is stale: an API client generator's model docs that disagree with the API
 # document they are generated from (issue 46, item 8). The fix is to regenerate the page, and
@@ -149,8 +189,11 @@ def stale_output(corpus: Context, finding: Finding) -> bool:
 def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Finding]:
     """The findings that are not about generated content (issue 26): none at a line of a block
     a tool marks as its own in a Markdown page (``kinds.generated_blocks``), and in a generated
-    file only those of ``GENERATED_STILL_CHECKED``. A finding that also names a hand-written
-    page (prose that drifts from a generated schema) stays: the fix may be in that page."""
+    file only those of ``GENERATED_STILL_CHECKED``, and those of ``GENERATED_CONTENT_RULES`` in
+    a generated API document or schema, moved to where they are fixed (``outside_generated``).
+    A finding that also names a hand-written page (prose that drifts from a generated schema)
+    stays: the fix may be in that page. A generated file's finding that its source has too is
+    dropped: the source's is the one finding of that root cause."""
     blocks: dict[str, tuple[tuple[int, int, str], ...]] = {}
 
     def in_block(location: Location) -> bool:
@@ -198,7 +241,93 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             return False
         return not any(by_hand(related) for related in finding.related)
 
-    return [finding for finding in findings if not about_generated(finding)]
+    def content_of_generated(finding: Finding) -> bool:
+        made = corpus.provenance.get(finding.location.path)
+        document = corpus.documents.get(finding.location.path)
+        return (
+            made is not None
+            and made.kind == GENERATED
+            and finding.rule in GENERATED_CONTENT_RULES
+            and document is not None
+            and document.kind in _CONTENT_KINDS
+            and (finding.rule, _gist(finding.message)) not in at_sources
+        )
+
+    kept: list[Finding] = []
+    moved: list[Finding] = []
+    for finding in findings:
+        if not about_generated(finding):
+            kept.append(finding)
+        elif content_of_generated(finding):
+            moved.append(outside_generated(corpus, finding))
+    return kept + _once(moved)
+
+
+def outside_generated(corpus: Context, finding: Finding) -> Finding:
+    """A content defect found in a generated API document or schema (``GENERATED_CONTENT_RULES``),
+    where it is fixed: in the generated file's source when the source holds the same content at
+    the same place (``provenance.source_holding``), the generated file related; else in the
+    generated file, at most a warning (nobody edits it), its message saying the file is
+    generated, by which evidence, and that the fix goes into its source or generator. Its key
+    stays the rule's, so the fingerprint does not change with that note, and two generated
+    files of one source give the source one finding."""
+    made = corpus.provenance[finding.location.path]
+    here = finding.location
+    source = source_holding(corpus, made, here.path, here.pointer) if here.pointer else None
+    key = finding.key if finding.key is not None else finding.message
+    if source is None:
+        note = (
+            f"(this file is {made.describe()}: make the fix in its source or its generator, "
+            "then regenerate it)"
+        )
+        return replace(
+            _closed(finding, note), severity=min(finding.severity, Severity.WARNING), key=key
+        )
+    note = (
+        f"(found in `{here.path}`, generated from this file: fix it here, then regenerate "
+        f"`{here.path}`)"
+    )
+    generated = replace(here, note=f"where it was found: `{here.path}` is {made.describe()}")
+    return replace(
+        _closed(finding, note),
+        location=corpus.documents[source].location(here.pointer or ""),
+        related=(generated, *finding.related),
+        key=key,
+        members=(),  # its places were the generated file's
+    )
+
+
+def _closed(finding: Finding, note: str) -> Finding:
+    """``finding`` with ``note`` closing its message and the message's terminal form."""
+    shortened = f"{finding.shortened} {note}" if finding.shortened is not None else None
+    return replace(finding, message=f"{finding.message} {note}", shortened=shortened)
+
+
+def _once(moved: list[Finding]) -> list[Finding]:
+    """One finding per root cause among the defects of generated files: the same rule saying the
+    same at the same place of two generated files (two renderings of one source, two documents a
+    generator assembles from one shared part, one source of two outputs) is reported once, at
+    the first place, the others related."""
+    first: dict[tuple[str, str | None, str], int] = {}
+    out: list[Finding] = []
+    for finding in moved:
+        said = finding.key if finding.key is not None else finding.message
+        identity = (finding.rule, finding.location.pointer, _gist(said))
+        if identity not in first:
+            first[identity] = len(out)
+            out.append(finding)
+            continue
+        kept = out[first[identity]]
+        places = [kept.location, *kept.related]
+        also = [
+            replace(place, note="the same in this generated file")
+            if place is finding.location
+            else place
+            for place in (finding.location, *finding.related)
+            if place not in places
+        ]
+        out[first[identity]] = replace(kept, related=(*kept.related, *also))
+    return out
 
 
 # What a message says of the defect itself, not where: its leading JSON pointer (`/paths/~1a:
