@@ -14,7 +14,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from speclint.analyses.context import Context
-from speclint.analyses.repository.provenance import GENERATED, NOT_JUDGED, source_holding
+from speclint.analyses.repository.provenance import (
+    GENERATED,
+    NOT_JUDGED,
+    holds_same,
+    source_holding,
+)
 from speclint.analyses.workflows.overlays import overlays
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import fixtures
@@ -192,8 +197,10 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
     file only those of ``GENERATED_STILL_CHECKED``, and those of ``GENERATED_CONTENT_RULES`` in
     a generated API document or schema, moved to where they are fixed (``outside_generated``).
     A finding that also names a hand-written page (prose that drifts from a generated schema)
-    stays: the fix may be in that page. A generated file's finding that its source has too is
-    dropped: the source's is the one finding of that root cause."""
+    stays: the fix may be in that page. A generated file's finding that its source has too (the
+    same rule saying the same of a hand-written file, or, of a content rule, of the same content
+    at another place: a schema the generated file inlines) is dropped: the source's is the one
+    finding of that root cause."""
     blocks: dict[str, tuple[tuple[int, int, str], ...]] = {}
 
     def in_block(location: Location) -> bool:
@@ -241,6 +248,22 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             return False
         return not any(by_hand(related) for related in finding.related)
 
+    # A generated file that embeds its source's part at another place (a compiled schema that
+    # inlines another under `/properties/phones/items`) says the same of it with other pointers:
+    # the same defect when the two places hold the same content.
+    placed: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for f in findings:
+        if f.rule in GENERATED_CONTENT_RULES and f.location.path not in corpus.provenance:
+            where = (f.location.path, f.location.pointer or "")
+            placed.setdefault((f.rule, _unplaced(f.message)), []).append(where)
+
+    def at_a_source(finding: Finding) -> bool:
+        here = (finding.location.path, finding.location.pointer or "")
+        return any(
+            holds_same(corpus, here, there)
+            for there in placed.get((finding.rule, _unplaced(finding.message)), ())
+        )
+
     def content_of_generated(finding: Finding) -> bool:
         made = corpus.provenance.get(finding.location.path)
         document = corpus.documents.get(finding.location.path)
@@ -251,16 +274,17 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             and document is not None
             and document.kind in _CONTENT_KINDS
             and (finding.rule, _gist(finding.message)) not in at_sources
+            and not at_a_source(finding)
         )
 
     kept: list[Finding] = []
-    moved: list[Finding] = []
+    moved: list[tuple[Finding, Finding]] = []
     for finding in findings:
         if not about_generated(finding):
             kept.append(finding)
         elif content_of_generated(finding):
-            moved.append(outside_generated(corpus, finding))
-    return kept + _once(moved)
+            moved.append((finding, outside_generated(corpus, finding)))
+    return kept + _once(corpus, moved)
 
 
 def outside_generated(corpus: Context, finding: Finding) -> Finding:
@@ -303,30 +327,37 @@ def _closed(finding: Finding, note: str) -> Finding:
     return replace(finding, message=f"{finding.message} {note}", shortened=shortened)
 
 
-def _once(moved: list[Finding]) -> list[Finding]:
-    """One finding per root cause among the defects of generated files: the same rule saying the
-    same at the same place of two generated files (two renderings of one source, two documents a
-    generator assembles from one shared part, one source of two outputs) is reported once, at
-    the first place, the others related."""
-    first: dict[tuple[str, str | None, str], int] = {}
+def _once(corpus: Context, moved: list[tuple[Finding, Finding]]) -> list[Finding]:
+    """One finding per root cause among the defects found in generated files, each given as
+    found and as moved (``outside_generated``): the same rule saying the same (but for the places it quotes) of the
+    same content in two generated files (a YAML and a JSON rendering of one source, two
+    documents a generator assembles from one shared part, under other paths) is reported once,
+    at the first, the other places related."""
+    groups: dict[tuple[str, str], list[int]] = {}
     out: list[Finding] = []
-    for finding in moved:
-        said = finding.key if finding.key is not None else finding.message
-        identity = (finding.rule, finding.location.pointer, _gist(said))
-        if identity not in first:
-            first[identity] = len(out)
+    origins: list[tuple[str, str]] = []
+    for found, finding in moved:
+        found_at = found.location
+        identity = (finding.rule, _unplaced(found.message))
+        here = (found_at.path, found_at.pointer or "")
+        same = next(
+            (
+                n
+                for n in groups.get(identity, ())
+                if origins[n] == here or holds_same(corpus, origins[n], here)
+            ),
+            None,
+        )
+        if same is None:
+            groups.setdefault(identity, []).append(len(out))
             out.append(finding)
+            origins.append(here)
             continue
-        kept = out[first[identity]]
+        kept = out[same]
         places = [kept.location, *kept.related]
-        also = [
-            replace(place, note="the same in this generated file")
-            if place is finding.location
-            else place
-            for place in (finding.location, *finding.related)
-            if place not in places
-        ]
-        out[first[identity]] = replace(kept, related=(*kept.related, *also))
+        also = replace(found_at, note="the same in this generated file")
+        more = [place for place in (also, *finding.related) if place not in places]
+        out[same] = replace(kept, related=(*kept.related, *more))
     return out
 
 
@@ -339,6 +370,15 @@ _REACHED = re.compile(r"\s*\([^()]*\breaches this file\b[^()]*\)$")
 
 def _gist(message: str) -> str:
     return _REACHED.sub("", _PLACE.sub("", message))
+
+
+# A place a message quotes (`/properties/extension`, `#/components/schemas/Run`).
+_QUOTED_PLACE = re.compile(r"`#?/[^`]*`")
+
+
+def _unplaced(message: str) -> str:
+    """What a message says of the defect without any place it quotes."""
+    return _QUOTED_PLACE.sub("``", _gist(message))
 
 
 def skipped(corpus: Context) -> tuple[Entry, ...]:

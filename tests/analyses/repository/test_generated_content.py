@@ -181,3 +181,22 @@ def test_prose_rules_and_not_judged_files_stay_silent(make_corpus: MakeCorpus) -
         }
     )
     assert findings(root) == []
+
+
+def test_one_shared_part_of_two_generated_documents_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A generator assembles two documents from one shared part, one of them under a path
+    # prefix: the same example, at another pointer, with the same defect.
+    prefixed = json.loads(api(WRONG))
+    prefixed["paths"] = {"/api/v2/runs": prefixed["paths"]["/runs"]}
+    root = make_corpus(
+        {
+            "contracts/cloud.json": api(WRONG),
+            "contracts/ref/cloud.json": json.dumps(prefixed, indent=2),
+            ".gitattributes": "contracts/** linguist-generated\n",
+        }
+    )
+    (finding,) = invalid(root)
+    assert finding["location"]["path"] == "contracts/cloud.json"
+    assert "contracts/ref/cloud.json" in [r["path"] for r in finding["related"]]
