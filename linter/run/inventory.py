@@ -250,20 +250,14 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
         return not any(by_hand(related) for related in finding.related)
 
     # A generated file that embeds its source's part at another place (a compiled schema that
-    # inlines another under `/properties/phones/items`) says the same of it with other pointers:
-    # the same defect when the two places hold the same content.
-    placed: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    # inlines another under `/properties/phones/items`) says the same of it with other pointers.
+    placed: dict[str, list[Finding]] = {}
     for f in findings:
         if f.rule in GENERATED_CONTENT_RULES and f.location.path not in corpus.provenance:
-            where = (f.location.path, f.location.pointer or "")
-            placed.setdefault((f.rule, _unplaced(f.message)), []).append(where)
+            placed.setdefault(f.rule, []).append(f)
 
     def at_a_source(finding: Finding) -> bool:
-        here = (finding.location.path, finding.location.pointer or "")
-        return any(
-            holds_same(corpus, here, there)
-            for there in placed.get((finding.rule, _unplaced(finding.message)), ())
-        )
+        return any(_same_defect(corpus, finding, f) for f in placed.get(finding.rule, ()))
 
     def content_of_generated(finding: Finding) -> bool:
         made = corpus.provenance.get(finding.location.path)
@@ -330,36 +324,50 @@ def _closed(finding: Finding, note: str) -> Finding:
 
 def _once(corpus: Context, moved: list[tuple[Finding, Finding]]) -> list[Finding]:
     """One finding per root cause among the defects found in generated files, each given as
-    found and as moved (``outside_generated``): the same rule saying the same (but for the places it quotes) of the
-    same content in two generated files (a YAML and a JSON rendering of one source, two
-    documents a generator assembles from one shared part, under other paths) is reported once,
-    at the first, the other places related."""
-    groups: dict[tuple[str, str], list[int]] = {}
+    found and as moved (``outside_generated``): the same defect (``_same_defect``) in two
+    generated files (a YAML and a JSON rendering of one source, two documents a generator
+    assembles from one shared part, under other paths) is reported once, at the first, the
+    other places related."""
+    groups: dict[str, list[int]] = {}
     out: list[Finding] = []
-    origins: list[tuple[str, str]] = []
+    origins: list[Finding] = []
     for found, finding in moved:
-        found_at = found.location
-        identity = (finding.rule, _unplaced(found.message))
-        here = (found_at.path, found_at.pointer or "")
         same = next(
-            (
-                n
-                for n in groups.get(identity, ())
-                if origins[n] == here or holds_same(corpus, origins[n], here)
-            ),
+            (n for n in groups.get(finding.rule, ()) if _same_defect(corpus, origins[n], found)),
             None,
         )
         if same is None:
-            groups.setdefault(identity, []).append(len(out))
+            groups.setdefault(finding.rule, []).append(len(out))
             out.append(finding)
-            origins.append(here)
+            origins.append(found)
             continue
         kept = out[same]
         places = [kept.location, *kept.related]
-        also = replace(found_at, note="the same in this generated file")
+        also = replace(found.location, note="the same in this generated file")
         more = [place for place in (also, *finding.related) if place not in places]
         out[same] = replace(kept, related=(*kept.related, *more))
     return out
+
+
+def _same_defect(corpus: Context, one: Finding, other: Finding) -> bool:
+    """Whether two findings of a content rule are one defect found twice: the same rule at two
+    places that hold the same content (``provenance.holds_same``), saying the same but for the
+    places it quotes, or judging it in the same context (the two places' parents hold the same
+    content too: an example inside the same schema, which a message may name by another place
+    or as a related location)."""
+    if one.rule != other.rule:
+        return False
+    here = (one.location.path, one.location.pointer or "")
+    there = (other.location.path, other.location.pointer or "")
+    if here != there and not holds_same(corpus, here, there):
+        return False
+    if _unplaced(one.message) == _unplaced(other.message):
+        return True
+    if here == there or not here[1] or not there[1]:
+        return False  # two findings at one place say two things
+    return holds_same(
+        corpus, (here[0], here[1].rsplit("/", 1)[0]), (there[0], there[1].rsplit("/", 1)[0])
+    )
 
 
 # What a message says of the defect itself, not where: its leading JSON pointer (`/paths/~1a:

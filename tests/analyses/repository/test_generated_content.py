@@ -208,3 +208,20 @@ def test_one_shared_part_of_two_generated_documents_is_one_finding(
     (finding,) = invalid(root)
     assert finding["location"]["path"] == "contracts/cloud.json"
     assert "contracts/ref/cloud.json" in [r["path"] for r in finding["related"]]
+
+
+def test_an_inlined_part_of_a_source_is_the_sources_defect(make_corpus: MakeCorpus) -> None:
+    # A build compiles `phone.json` into `compiled/contact.json`: the example's defect, at
+    # another pointer there, is the source's alone.
+    phone = {"type": "object", "properties": {"extension": {"type": "number", "example": "9"}}}
+    contact = {"type": "object", "properties": {"phones": {"type": "array", "items": phone}}}
+    root = make_corpus(
+        {
+            "schema/phone.json": json.dumps(phone, indent=2),
+            "schema/contact.json": json.dumps(
+                {"type": "object", "properties": {"phones": {"items": {"$ref": "phone.json"}}}}
+            ),
+            "schema/compiled/contact.json": json.dumps(contact, indent=2),
+        }
+    )
+    assert [f["location"]["path"] for f in invalid(root)] == ["schema/phone.json"]
