@@ -163,7 +163,8 @@ def installed_folder(name: str, files: Collection[str], folders: Collection[str]
 
 # --- generated content (issue 26) ---------------------------------------------------------------
 # A file or block a tool writes is fixed in the tool, not by hand: the rules that judge writing do
-# not report inside it (``speclint.run.inventory.GENERATED_STILL_CHECKED`` says which still do).
+# not report inside it (``speclint.run.inventory.GENERATED_STILL_CHECKED`` says which still do,
+# and ``GENERATED_CONTENT_RULES`` which report a generated API document's defects at its source).
 
 # Go's convention (go.dev/s/generatedcode): a line `Code generated ... DO NOT EDIT.`.
 _GO_GENERATED = re.compile(r"Code generated\b[^\n]*?\bDO NOT EDIT\b")

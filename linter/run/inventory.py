@@ -11,12 +11,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from speclint.analyses.context import Context
-from speclint.analyses.repository.provenance import NOT_JUDGED
+from speclint.analyses.repository.provenance import (
+    GENERATED,
+    NOT_JUDGED,
+    holds_same,
+    source_holding,
+)
 from speclint.analyses.workflows.overlays import overlays
-from speclint.common.findings import Finding, Location
+from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import fixtures
 from speclint.parsing.kinds import DocumentKind, generated_blocks
 
@@ -121,6 +126,47 @@ GENERATED_STILL_CHECKED = frozenset(
 )
 
 
+# The rules that judge what an API document or a schema says to every reader of it, whoever wrote
+# it (issue 52, item 5): an example its schema rejects, a schema no value satisfies, an unquoted
+# status code, a security requirement naming no scheme. In a generated API document or schema
+# such a defect is real: every client generated from it and every reader of its reference sees
+# it. Its fix is in the generator's source, so it is reported there when the source is known
+# and holds it (``outside_generated``), else in the generated file as a warning that says so.
+# Not here: the rules that compare documents with each other or with prose (a generated file
+# renders its source, it does not drift from it), prose and link rules, role-based design
+# (``closure-policy``), and the document's housekeeping, which no reader is misled by and a
+# generator does its own way: components no operation uses (openapi-generator writes every
+# response it inlines as an unused component too), tags not declared in `tags` (OpenAPI 3.1.1
+# §4.8.1: not all tags used need be declared). Those stay unjudged in a generated file.
+GENERATED_CONTENT_RULES = frozenset(
+    {
+        "array-items-missing",
+        "component-name-invalid",
+        "discriminator-invalid",
+        "example-invalid",
+        "example-value-conflict",
+        "identical-paths",
+        "inapplicable-keyword",
+        "no-success-response",
+        "non-string-key",
+        "nullable-without-type",
+        "oas30-leftover",
+        "oneof-subsumed-branch",
+        "path-key-invalid",
+        "pattern-portability",
+        "required-undeclared",
+        "security-scope-undeclared",
+        "security-undeclared",
+        "server-variable-invalid",
+        "unsatisfiable-schema",
+        "value-invalid",
+    }
+)
+# The documents those rules judge as content: API documents and schemas (a generated Markdown
+# page's example is prose, and stays unjudged).
+_CONTENT_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
+
+
 # The rules whose finding in a generated page, against a hand-written document of the corpus,
 # says the page is stale: an API client generator's model docs that disagree with the API
 # document they are generated from (issue 46, item 8). The fix is to regenerate the page, and
@@ -150,8 +196,13 @@ def stale_output(corpus: Context, finding: Finding) -> bool:
 def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Finding]:
     """The findings that are not about generated content (issue 26): none at a line of a block
     a tool marks as its own in a Markdown page (``kinds.generated_blocks``), and in a generated
-    file only those of ``GENERATED_STILL_CHECKED``. A finding that also names a hand-written
-    page (prose that drifts from a generated schema) stays: the fix may be in that page."""
+    file only those of ``GENERATED_STILL_CHECKED``, and those of ``GENERATED_CONTENT_RULES`` in
+    a generated API document or schema, moved to where they are fixed (``outside_generated``).
+    A finding that also names a hand-written page (prose that drifts from a generated schema)
+    stays: the fix may be in that page. A generated file's finding that its source has too (the
+    same rule saying the same of a hand-written file, or, of a content rule, of the same content
+    at another place: a schema the generated file inlines) is dropped: the source's is the one
+    finding of that root cause."""
     blocks: dict[str, tuple[tuple[int, int, str], ...]] = {}
 
     def in_block(location: Location) -> bool:
@@ -199,7 +250,125 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             return False
         return not any(by_hand(related) for related in finding.related)
 
-    return [finding for finding in findings if not about_generated(finding)]
+    # A generated file that embeds its source's part at another place (a compiled schema that
+    # inlines another under `/properties/phones/items`) says the same of it with other pointers.
+    placed: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule in GENERATED_CONTENT_RULES and f.location.path not in corpus.provenance:
+            placed.setdefault(f.rule, []).append(f)
+
+    def at_a_source(finding: Finding) -> bool:
+        return any(_same_defect(corpus, finding, f) for f in placed.get(finding.rule, ()))
+
+    def content_of_generated(finding: Finding) -> bool:
+        made = corpus.provenance.get(finding.location.path)
+        document = corpus.documents.get(finding.location.path)
+        return (
+            made is not None
+            and made.kind == GENERATED
+            and finding.rule in GENERATED_CONTENT_RULES
+            and document is not None
+            and document.kind in _CONTENT_KINDS
+            and (finding.rule, _gist(finding.message)) not in at_sources
+            and not at_a_source(finding)
+        )
+
+    kept: list[Finding] = []
+    moved: list[tuple[Finding, Finding]] = []
+    for finding in findings:
+        if not about_generated(finding):
+            kept.append(finding)
+        elif content_of_generated(finding):
+            moved.append((finding, outside_generated(corpus, finding)))
+    return kept + _once(corpus, moved)
+
+
+def outside_generated(corpus: Context, finding: Finding) -> Finding:
+    """A content defect found in a generated API document or schema (``GENERATED_CONTENT_RULES``),
+    where it is fixed: in the generated file's source when the source holds the same content at
+    the same place (``provenance.source_holding``), the generated file related; else in the
+    generated file, at most a warning (nobody edits it), its message saying the file is
+    generated, by which evidence, and that the fix goes into its source or generator. Its key
+    stays the rule's, so the fingerprint does not change with that note, and two generated
+    files of one source give the source one finding."""
+    made = corpus.provenance[finding.location.path]
+    here = finding.location
+    source = source_holding(corpus, made, here.path, here.pointer) if here.pointer else None
+    key = finding.key if finding.key is not None else finding.message
+    if source is None:
+        note = (
+            f"(this file is {made.describe()}: make the fix in its source or its generator, "
+            "then regenerate it)"
+        )
+        return replace(
+            _closed(finding, note), severity=min(finding.severity, Severity.WARNING), key=key
+        )
+    note = (
+        f"(found in `{here.path}`, generated from this file: fix it here, then regenerate "
+        f"`{here.path}`)"
+    )
+    generated = replace(here, note=f"where it was found: `{here.path}` is {made.describe()}")
+    return replace(
+        _closed(finding, note),
+        location=corpus.documents[source].location(here.pointer or ""),
+        related=(generated, *finding.related),
+        key=key,
+        members=(),  # its places were the generated file's
+    )
+
+
+def _closed(finding: Finding, note: str) -> Finding:
+    """``finding`` with ``note`` closing its message and the message's terminal form."""
+    shortened = f"{finding.shortened} {note}" if finding.shortened is not None else None
+    return replace(finding, message=f"{finding.message} {note}", shortened=shortened)
+
+
+def _once(corpus: Context, moved: list[tuple[Finding, Finding]]) -> list[Finding]:
+    """One finding per root cause among the defects found in generated files, each given as
+    found and as moved (``outside_generated``): the same defect (``_same_defect``) in two
+    generated files (a YAML and a JSON rendering of one source, two documents a generator
+    assembles from one shared part, under other paths) is reported once, at the first, the
+    other places related."""
+    groups: dict[str, list[int]] = {}
+    out: list[Finding] = []
+    origins: list[Finding] = []
+    for found, finding in moved:
+        same = next(
+            (n for n in groups.get(finding.rule, ()) if _same_defect(corpus, origins[n], found)),
+            None,
+        )
+        if same is None:
+            groups.setdefault(finding.rule, []).append(len(out))
+            out.append(finding)
+            origins.append(found)
+            continue
+        kept = out[same]
+        places = [kept.location, *kept.related]
+        also = replace(found.location, note="the same in this generated file")
+        more = [place for place in (also, *finding.related) if place not in places]
+        out[same] = replace(kept, related=(*kept.related, *more))
+    return out
+
+
+def _same_defect(corpus: Context, one: Finding, other: Finding) -> bool:
+    """Whether two findings of a content rule are one defect found twice: the same rule at two
+    places that hold the same content (``provenance.holds_same``), saying the same but for the
+    places it quotes, or judging it in the same context (the two places' parents hold the same
+    content too: an example inside the same schema, which a message may name by another place
+    or as a related location)."""
+    if one.rule != other.rule:
+        return False
+    here = (one.location.path, one.location.pointer or "")
+    there = (other.location.path, other.location.pointer or "")
+    if here != there and not holds_same(corpus, here, there):
+        return False
+    if _unplaced(one.message) == _unplaced(other.message):
+        return True
+    if here == there or not here[1] or not there[1]:
+        return False  # two findings at one place say two things
+    return holds_same(
+        corpus, (here[0], here[1].rsplit("/", 1)[0]), (there[0], there[1].rsplit("/", 1)[0])
+    )
 
 
 # What a message says of the defect itself, not where: its leading JSON pointer (`/paths/~1a:
@@ -211,6 +380,15 @@ _REACHED = re.compile(r"\s*\([^()]*\breaches this file\b[^()]*\)$")
 
 def _gist(message: str) -> str:
     return _REACHED.sub("", _PLACE.sub("", message))
+
+
+# A place a message quotes (`/properties/extension`, `#/components/schemas/Run`).
+_QUOTED_PLACE = re.compile(r"`#?/[^`]*`")
+
+
+def _unplaced(message: str) -> str:
+    """What a message says of the defect without any place it quotes."""
+    return _QUOTED_PLACE.sub("``", _gist(message))
 
 
 def skipped(corpus: Context) -> tuple[Entry, ...]:
