@@ -158,6 +158,7 @@ GENERATED_CONTENT_RULES = frozenset(
         "security-scope-undeclared",
         "security-undeclared",
         "server-variable-invalid",
+        "ref-sibling-ignored",
         "unsatisfiable-schema",
         "value-invalid",
     }
