@@ -154,11 +154,11 @@ GENERATED_CONTENT_RULES = frozenset(
         "oneof-subsumed-branch",
         "path-key-invalid",
         "pattern-portability",
+        "ref-sibling-ignored",
         "required-undeclared",
         "security-scope-undeclared",
         "security-undeclared",
         "server-variable-invalid",
-        "ref-sibling-ignored",
         "unsatisfiable-schema",
         "value-invalid",
     }
