@@ -118,8 +118,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             SEVERITY,
             f"`{first}`{others} beside `$ref` is ignored: a Reference Object's other members "
             "SHALL be ignored (OpenAPI 3.0.4 §4.7.23; Swagger 2.0's JSON Reference replaces the "
-            "object), so the schema is exactly its target's; to keep it, write it beside "
-            "`allOf: [{$ref: ...}]` instead of beside `$ref`",
+            "object), so the schema is exactly its target's: write it beside "
+            "`allOf: [{$ref: ...}]` instead of beside `$ref` to keep it",
             found.document.location(join_pointer(pointer, first)),
             related=(found.document.location(join_pointer(pointer, "$ref"), note="the `$ref`"),),
             key=f"ref-sibling:{pointer}",
