@@ -49,10 +49,10 @@ Limitations
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from speclint.analyses.api.operations import TEMPLATE
 from speclint.analyses.api.path_keys import paths_objects
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -62,8 +62,6 @@ SEVERITY = Severity.ERROR
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 FACTS = ("references",)  # a Paths Object kept in its own file is reached by its `$ref`
 
-_TEMPLATE = re.compile(r"\{[^{}]*\}")
-
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for paths in paths_objects(corpus):
@@ -71,7 +69,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         severity = Severity.WARNING if paths.version.startswith("2") else SEVERITY
         first: dict[str, str] = {}  # the path with its variables unnamed -> the first key so
         for key in paths.keys:
-            shape = _TEMPLATE.sub("{}", key)
+            shape = TEMPLATE.sub("{}", key)
             earlier = first.setdefault(shape, key)
             if earlier == key or "{" not in key:
                 continue

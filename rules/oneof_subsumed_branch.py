@@ -52,6 +52,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.schemas.references import located
 from speclint.analyses.schemas.schema_objects import (
     openapi_schema_roots,
     schema_objects,
@@ -119,10 +120,11 @@ def _schema_objects(corpus: Context) -> Iterator[tuple[Document, str, dict[str, 
             # the root's, judged where they are written.
             for at in structure_refs(data, "", frozenset(roots)):
                 reference = corpus.references.at(document.path, join_pointer(at, "$ref"))
-                held = corpus.documents.get(reference.target_path or "") if reference else None
-                if reference is None or held is None or reference.outcome != "ok":
+                where = located(corpus, reference) if reference is not None else None
+                held = corpus.documents.get(where[0]) if where is not None else None
+                if where is None or held is None:
                     continue
-                part = reference.target_pointer or ""
+                part = where[1]
                 try:
                     node = resolve_pointer(held.data, part)
                 except (KeyError, IndexError, TypeError, ValueError):
@@ -155,8 +157,9 @@ def _schema_objects(corpus: Context) -> Iterator[tuple[Document, str, dict[str, 
             seen.add((path, schema.pointer))
             fresh.append(schema)
             reference = corpus.references.at(path, join_pointer(schema.pointer, "$ref"))
-            if reference is not None and reference.outcome == "ok" and reference.target_path:
-                work.append((reference.target_path, reference.target_pointer or "", True))
+            where = located(corpus, reference) if reference is not None else None
+            if where is not None:
+                work.append((*where, True))
         for schema in fresh:
             yield document, schema.pointer, schema.node
 

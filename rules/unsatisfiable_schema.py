@@ -57,6 +57,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.schemas.declarations import REPORTED_BY, closed_typos
+from speclint.analyses.schemas.references import located
 from speclint.analyses.schemas.roles import Role, openapi_uses
 from speclint.analyses.schemas.satisfiability import (
     CRASHED,
@@ -496,9 +497,10 @@ def _reaches_unresolved(corpus: Context, path: str, pointer: str) -> bool:
             continue
         seen.add((where, at))
         for reference in corpus.references.within(where, at):
-            if reference.outcome != "ok" or reference.target_path is None:
-                return True
-            pending.append((reference.target_path, reference.target_pointer or ""))
+            target = located(corpus, reference)
+            if target is None:
+                return True  # not resolved, or not to be placed: not known to be satisfiable
+            pending.append(target)
     return False
 
 
@@ -506,12 +508,10 @@ def _branch(corpus: Context, document: Document, pointer: str, node: Any) -> tup
     """A branch's schema with its ``$ref`` followed (through the corpus), and where it is defined."""
     if isinstance(node, dict) and isinstance(node.get("$ref"), str):
         reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
-        if reference is not None and reference.outcome == "ok":
-            target_path = reference.target_path
-            target_pointer = reference.target_pointer or ""
-            if target_path is not None and target_path in corpus.documents:
-                target = corpus.documents[target_path]
-                return resolve_pointer(target.data, target_pointer), target.location(target_pointer)
+        where = located(corpus, reference) if reference is not None else None
+        if where is not None and where[0] in corpus.documents:
+            target = corpus.documents[where[0]]
+            return resolve_pointer(target.data, where[1]), target.location(where[1])
     return node, document.location(pointer)
 
 

@@ -59,6 +59,7 @@ from urllib.parse import unquote
 from speclint.analyses.api.components import OPENAPI_32_COMPONENTS
 from speclint.analyses.api.written_operations import METHODS
 from speclint.analyses.context import Context
+from speclint.analyses.schemas.references import located
 from speclint.common.findings import Finding, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -200,15 +201,10 @@ class _Reach:
         while self.work:
             path, pointer = self.work.pop()
             for reference in self.index.within(path, pointer):
-                if (
-                    reference.outcome == "ok"
-                    and reference.target_path is not None
-                    and reference.target_pointer is not None
-                ):
-                    self.named.setdefault(reference.target_path, set()).add(
-                        reference.target_pointer
-                    )
-                    self.add(reference.target_path, reference.target_pointer)
+                where = located(self.corpus, reference)
+                if where is not None:
+                    self.named.setdefault(where[0], set()).add(where[1])
+                    self.add(*where)
             document = self.corpus.documents.get(path)
             if document is not None and document.usable:
                 self.scan(document, pointer)
@@ -276,22 +272,15 @@ class _Reach:
                 parts = resolve_pointer(document.data, join_pointer(at, "allOf"))
                 for position in range(len(parts) if isinstance(parts, list) else 0):
                     reference = self.index.at(path, f"{at}/allOf/{position}/$ref")
-                    if reference is None or reference.target_path is None:
+                    where = located(self.corpus, reference) if reference is not None else None
+                    held = self.corpus.documents.get(where[0]) if where is not None else None
+                    if where is None or held is None:
                         continue
-                    target = self.index.targets.get(
-                        (reference.target_path, reference.target_pointer or "")
-                    )
-                    if target is None:
-                        held = self.corpus.documents.get(reference.target_path)
-                        target = (
-                            resolve_pointer(held.data, reference.target_pointer or "")
-                            if held is not None
-                            else None
-                        )
+                    target = resolve_pointer(held.data, where[1])
                     if (
                         isinstance(target, dict)
                         and "discriminator" in target
-                        and self.covered(reference.target_path, reference.target_pointer or "")
+                        and self.covered(*where)
                     ):
                         self.add(path, at)
                         added = True
@@ -316,13 +305,8 @@ class _Reach:
             reference = self.index.at(path, join_pointer(at, "$ref"))
             if reference is not None and reference.outcome != "ok":
                 return True  # a `$ref` to nothing: unresolved-ref's, whatever names it
-            if (
-                reference is not None
-                and reference.outcome == "ok"
-                and reference.target_path is not None
-                and reference.target_path != path
-                and self.covered(reference.target_path, reference.target_pointer or "", self.named)
-            ):
+            where = located(self.corpus, reference) if reference is not None else None
+            if where is not None and where[0] != path and self.covered(*where, self.named):
                 return True
         # A `$ref` into the component (`#/components/schemas/Pet/properties/id`) uses it too.
         return any(pointer_within(p, at) for p in self.seen.get(path, ()))

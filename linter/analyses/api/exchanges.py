@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
-from speclint.analyses.api.operations import Operation, api_operations, base_paths
+from speclint.analyses.api.operations import TEMPLATE, Operation, api_operations, base_paths
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
 from speclint.parsing.http_requests import Request, fence_request
@@ -46,7 +46,6 @@ from speclint.parsing.structured import follow_local, join_pointer, resolve_poin
 # The fences an example after a request may be in (as example-invalid reads them).
 # The languages of a fence that may be an example (untagged: judged by what it holds).
 EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
-_TEMPLATE = re.compile(r"\{[^{}]*\}")
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json\b|^\*/\*$")
 # What the words above a fence say it shows. "Response body" is a response, whatever "body"
 # says alone.
@@ -381,7 +380,7 @@ def _routes(operation: Operation, hosted: bool) -> tuple[re.Pattern[str], ...]:
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    parts = _TEMPLATE.split(template)
+    parts = TEMPLATE.split(template)
     return re.compile("[^/]+".join(re.escape(part) for part in parts))
 
 
@@ -594,9 +593,9 @@ def _given(operation: Operation, request: Request) -> Iterator[tuple[str, str, s
     offset = request.target.find(target)
     path_end = len(re.split(r"[?#]", target, maxsplit=1)[0])
     template = operation.path.rstrip("/")
-    variables = _TEMPLATE.findall(template)
+    variables = TEMPLATE.findall(template)
     if variables:
-        parts = _TEMPLATE.split(template)
+        parts = TEMPLATE.split(template)
         pattern = "([^/]+)".join(re.escape(part) for part in parts)
         found = re.search(f"{pattern}/?$", target[:path_end])
         for index, variable in enumerate(variables if found else ()):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.api.merging import Merges, merged_data
-from speclint.analyses.schemas.references import rebased
+from speclint.analyses.schemas.references import located, rebased
 from speclint.analyses.units import reach
 from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import DocumentKind
@@ -108,37 +108,14 @@ def corpus_target(
     unresolved-ref calls resolved is what is inlined); None for a remote one, one out of the
     root, a missing file or a pointer to nothing (unresolved-ref's, or "not checked")."""
     reference = corpus.references.at(holder.path, join_pointer(pointer, "$ref"))
-    if reference is None or reference.outcome != "ok" or reference.target_path is None:
+    where = located(corpus, reference) if reference is not None else None
+    if where is None:
         return None
-    target = corpus.documents.get(reference.target_path)
+    target = corpus.documents.get(where[0])
     if target is None or not target.usable:
         return None
-    at = reference.target_pointer
-    if at is None:  # an anchor: where the registry found the object it names
-        at = _anchored(corpus, target, reference.target)
-        if at is None:
-            return None
-    node = resolve_pointer(target.data, at)
-    return None if node is None else (target, at, node)
-
-
-def _anchored(corpus: Context, target: Document, uri: str) -> str | None:
-    """The pointer, in ``target``, of the object an anchor ``uri`` names (found by identity:
-    the registry holds the documents' own data)."""
-    try:
-        contents = corpus.references.registry.resolver().lookup(uri).contents
-    except Exception:  # referencing's Unresolvable and whatever a bad anchor raises
-        return None
-    stack: list[tuple[str, Any]] = [("", target.data)]
-    while stack:
-        pointer, node = stack.pop()
-        if node is contents:
-            return pointer
-        if isinstance(node, dict):
-            stack.extend((join_pointer(pointer, str(k)), v) for k, v in node.items())
-        elif isinstance(node, list):
-            stack.extend((join_pointer(pointer, i), v) for i, v in enumerate(node))
-    return None
+    node = resolve_pointer(target.data, where[1])
+    return None if node is None else (target, where[1], node)
 
 
 def inline_misplaced(

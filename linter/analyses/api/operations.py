@@ -27,7 +27,8 @@ from speclint.parsing.structured import follow_local, join_pointer
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # "POST /v1/runs", "`GET /tasks/{id}`": a method in capitals, then a path.
 _NAMED = re.compile(r"\b(GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE)\s+`?(/[^\s`?#]*)")
-_TEMPLATE = re.compile(r"\{[^{}]*\}")
+# A path template's variable, `{name}` (OpenAPI 3.1.1 §4.8.8.2 Path Templating).
+TEMPLATE = re.compile(r"\{[^{}]*\}")
 # Media types whose bodies are JSON (RFC 6839's +json suffix included).
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json\b|^\*/\*$")
 
@@ -138,8 +139,8 @@ def named_operations(corpus: Context, text: str) -> tuple[Operation, ...]:
 
 
 def _same_path(operation: Operation, written: str) -> bool:
-    wanted = _TEMPLATE.sub("{}", written.rstrip("/") or "/")
-    route = _TEMPLATE.sub("{}", operation.path.rstrip("/") or "/")
+    wanted = TEMPLATE.sub("{}", written.rstrip("/") or "/")
+    route = TEMPLATE.sub("{}", operation.path.rstrip("/") or "/")
     return wanted == route or any(
         wanted == (base + route if route != "/" else base or "/")
         for base in base_paths(operation.document)
@@ -163,7 +164,7 @@ def base_paths(document: Document) -> tuple[str, ...]:
             if isinstance(default, str):
                 url = url.replace("{" + str(name) + "}", default)
         path = urlsplit(url).path if "://" in url else url
-        path = _TEMPLATE.sub("{}", path.rstrip("/"))
+        path = TEMPLATE.sub("{}", path.rstrip("/"))
         if path:
             found.append(path)
     if isinstance(data.get("basePath"), str) and data["basePath"].rstrip("/"):

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from speclint.analyses.api.written_operations import Written, followed
 from speclint.analyses.api.written_operations import version as api_version
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer
 
 
 @dataclass(frozen=True)
@@ -42,18 +43,13 @@ def paths_objects(corpus: Context) -> Iterator[PathsObject]:
         data = document.data if isinstance(document.data, dict) else {}
         version = api_version(document)
         paths = data.get("paths")
-        holder, pointer = document, "/paths"
-        if isinstance(paths, dict) and isinstance(paths.get("$ref"), str):
-            reference = corpus.references.at(document.path, "/paths/$ref")
-            target = (
-                corpus.documents.get(reference.target_path)
-                if reference is not None and reference.outcome == "ok" and reference.target_path
-                else None
-            )
-            if target is None or reference is None:
-                continue  # an unresolved `$ref`: `unresolved-ref`'s
-            holder, pointer = target, reference.target_pointer or ""
-            paths = resolve_pointer(target.data, pointer)
+        if not isinstance(paths, dict):
+            continue
+        # `paths: {$ref: paths.yaml}`: followed as the operation walk follows it.
+        reached = followed(corpus, Written(document, "/paths", paths))
+        if reached is None:
+            continue  # an unresolved `$ref`: `unresolved-ref`'s
+        holder, pointer, paths = reached.file, reached.pointer, reached.node
         if not isinstance(paths, dict) or (holder.path, pointer) in seen:
             continue
         seen.add((holder.path, pointer))

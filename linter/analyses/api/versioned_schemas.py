@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from speclint.analyses.api.api_schemas import family
 from speclint.analyses.context import Context
+from speclint.analyses.schemas.references import located
 from speclint.analyses.schemas.schema_objects import (
     SchemaObject,
     openapi_schema_roots,
@@ -108,13 +109,14 @@ def family_schema_objects(
             # each of its members is a component schema.
             for at in referenced_schema_maps(document.data):
                 reference = corpus.references.at(path, join_pointer(at, "$ref"))
-                if reference is None or reference.outcome != "ok" or not reference.target_path:
+                where = located(corpus, reference) if reference is not None else None
+                if where is None:
                     continue
-                held = corpus.documents.get(reference.target_path)
-                inside = reference.target_pointer or ""
+                held = corpus.documents.get(where[0])
+                inside = where[1]
                 members = resolve_pointer(held.data, inside) if held is not None else None
                 if isinstance(members, dict):
-                    work += [(reference.target_path, join_pointer(inside, str(n))) for n in members]
+                    work += [(where[0], join_pointer(inside, str(n))) for n in members]
     seen: set[tuple[str, str]] = set()
     work.reverse()
     while work:
@@ -129,6 +131,7 @@ def family_schema_objects(
             seen.add((path, schema.pointer))
             fresh.append(schema)
             reference = corpus.references.at(path, join_pointer(schema.pointer, "$ref"))
-            if reference is not None and reference.outcome == "ok" and reference.target_path:
-                work.append((reference.target_path, reference.target_pointer or ""))
+            where = located(corpus, reference) if reference is not None else None
+            if where is not None:
+                work.append(where)
         yield document, fresh

@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from speclint.analyses.context import Context
+from speclint.analyses.schemas.references import located
 from speclint.analyses.schemas.schema_catalogs import schema_catalogs
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, is_changelog
@@ -579,12 +580,11 @@ def _members(
 def _referenced(corpus: Context, document: Document, pointer: str) -> Place | None:
     """Where the ``$ref`` of the schema at ``pointer`` leads, when it resolves in the corpus."""
     reference = corpus.references.at(document.path, f"{pointer}/$ref")
-    if reference is None or reference.outcome != "ok" or reference.target_path is None:
+    where = located(corpus, reference) if reference is not None else None
+    target = corpus.documents.get(where[0]) if where is not None else None
+    if where is None or target is None or not target.usable:
         return None
-    target = corpus.documents.get(reference.target_path)
-    if target is None or not target.usable:
-        return None
-    return target, reference.target_pointer or ""
+    return target, where[1]
 
 
 def _followed(corpus: Context, document: Document, pointer: str) -> Place:

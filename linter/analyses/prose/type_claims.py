@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from speclint.analyses.api.api_definitions import superseded_page
-from speclint.analyses.api.operations import api_operations
+from speclint.analyses.api.operations import TEMPLATE, api_operations
 from speclint.analyses.context import Context
 from speclint.analyses.grpc.protos import own_protos
 from speclint.analyses.prose.enumerations import may_describe, schema_names
@@ -1626,13 +1626,13 @@ class ClaimBinder:
         """An endpoint row: the request body of the one operation its method and path name."""
         assert group.operation is not None
         method, path = group.operation
-        shape = re.sub(r"\{[^}]*\}", "{}", path.rstrip("/"))
+        shape = TEMPLATE.sub("{}", path.rstrip("/"))
         views: dict[tuple[str, str], ObjectView] = {}
         labels: set[str] = set()
         for operation in api_operations(self.corpus):
             if (
                 operation.method.upper() != method
-                or re.sub(r"\{[^}]*\}", "{}", operation.path.rstrip("/")) != shape
+                or TEMPLATE.sub("{}", operation.path.rstrip("/")) != shape
                 or operation.document.path in self.corpus.derived
                 or not self.comparable(group.path, operation.document.path)
             ):

@@ -90,7 +90,7 @@ from speclint.analyses.repository.downloads import (
     downloads,
     program_outputs,
 )
-from speclint.analyses.schemas.references import ReferenceIndex, root_base
+from speclint.analyses.schemas.references import ReferenceIndex, located, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -567,12 +567,12 @@ class _Dereferenced:
                 target = self.index.at(path, join_pointer(pointer, "$ref"))
                 if target is None:
                     target = self.index.at(path, pointer)
-                if target is not None and target.outcome == "ok" and target.target_path is not None:
-                    there = target.target_pointer or ""
-                    resolved = self.digest(target.target_path, there)
+                found = located(self.corpus, target) if target is not None else None
+                if found is not None:
+                    resolved = self.digest(*found)
                     if resolved is None:
                         return None, files
-                    files |= self.files.get((target.target_path, there), frozenset())
+                    files |= self.files.get(found, frozenset())
                     if len(node) == 1:
                         return resolved, files
                     parts["$ref"] = resolved  # siblings kept beside what it points to

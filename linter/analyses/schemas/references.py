@@ -702,6 +702,49 @@ def anchor_pointer(document: Document | None, name: str, contents: Any) -> str |
     return next((p for p, node in found if node is contents or node == contents), found[0][0])
 
 
+def located(corpus: Corpus, reference: Reference) -> tuple[str, str] | None:
+    """(path, JSON pointer from that file's root) of what a resolved reference names; None when
+    it did not resolve in the corpus or its target cannot be placed in the file.
+
+    ``target_pointer`` is the fragment as the reference wrote it, which is relative to the
+    resource its URI names (JSON Schema 2020-12 §9.2: a JSON pointer fragment is evaluated
+    against that resource's root): the file's root when the URI is the file's or its root
+    `$id`, a subschema of the file when an embedded `$id` names it (§8.2.1), so
+    `https://example.com/step.json#/properties/n` is below that subschema, and `step.json`
+    alone is the subschema, never the whole file. A plain-name fragment (`schemas.json#Run`,
+    §8.2.2) was placed by the index where the anchor is declared, from the file's root; an
+    anchor the index did not find (``target_pointer`` None) is not the file's root either."""
+    if reference.outcome != "ok" or reference.target_path is None:
+        return None
+    if reference.target_pointer is None:
+        return None
+    holder = corpus.documents.get(reference.target_path)
+    if holder is None:
+        return None
+    fragment = urldefrag(reference.target).fragment
+    if fragment and not unquote(fragment).startswith("/"):
+        return reference.target_path, reference.target_pointer  # an anchor, placed in the file
+    base = defragmented(reference.target)
+    if base in (file_uri(holder.path), root_base(holder)):
+        return reference.target_path, reference.target_pointer
+    inside = holder.remember("references.embedded_at", lambda: _embedded_at(holder)).get(base)
+    if inside is None:
+        return None
+    return reference.target_path, inside + reference.target_pointer
+
+
+def _embedded_at(document: Document) -> dict[str, str]:
+    """Each embedded resource's URI -> its pointer in the document (the first, when a bundle
+    holds it twice); none of a document that is no schema (the registry's embedded resources
+    are those of schemas: :func:`_registry_of`)."""
+    if document.kind is not DocumentKind.SCHEMA or not embedded_uris(document):
+        return {}
+    found: dict[str, str] = {}
+    for uri, pointer, _node, _dialect in _embedded_walk(document):
+        found.setdefault(uri, pointer)
+    return found
+
+
 @functools.lru_cache(maxsize=1 << 17)
 def defragmented(uri: str) -> str:
     """``urldefrag(uri).url``, without parsing a URI that has no fragment (it returns those as
@@ -869,6 +912,12 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Any, str]]:
     dialect in force there: `id` under draft-04, `$id` later; a nested `$schema` switches the
     dialect. `referencing` crawls a resource by its root's dialect only, so an embedded draft-04
     schema (`id`) inside a draft-07 bundle would not be found by its URI without this."""
+    for uri, _pointer, node, dialect in _embedded_walk(document):
+        yield uri, node, dialect
+
+
+def _embedded_walk(document: Document) -> Iterator[tuple[str, str, Any, str]]:
+    """:func:`embedded_resources`, each with its JSON pointer in the document."""
     root = document.data
     dialect = root.get("$schema") if isinstance(root, dict) else None
     stack: list[tuple[Any, str, str, Any, Position]] = [
@@ -887,7 +936,12 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Any, str]]:
             if joined is not None:
                 base = joined
                 if pointer:
-                    yield defragmented(base), node, dialect if isinstance(dialect, str) else ""
+                    yield (
+                        defragmented(base),
+                        pointer,
+                        node,
+                        dialect if isinstance(dialect, str) else "",
+                    )
             for key, child in node.items():
                 place = member_position(position, key)
                 if place is not Position.DATA and isinstance(child, (dict, list)):

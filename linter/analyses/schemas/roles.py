@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from speclint.analyses.schemas.references import located
 from speclint.common.findings import json_value
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import escape_token, join_pointer, resolve_pointer
@@ -65,7 +66,7 @@ class RoleMap:
         """The roles of ``corpus``'s schema locations, carried through ``references`` (the
         corpus's reference index: ``speclint.analyses.context.Context.references``)."""
         role_map = cls()
-        role_map._by_holder = _references_by_holder(references)
+        role_map._by_holder = _references_by_holder(corpus, references)
         for document in corpus.of_kind(DocumentKind.OPENAPI):
             for pointer, role, origin in openapi_uses(document):
                 role_map.propagate(document.path, pointer, Evidence(role, (origin,)))
@@ -111,11 +112,10 @@ class RoleMap:
                 # Pointers under `at` sort between "at/" and "at0" ("0" follows "/" in ASCII).
                 low, high = bisect_left(pointers, at + "/"), bisect_left(pointers, at + "0")
                 below = held[low:high]
-            for reference in below:
-                if reference.outcome != "ok" or reference.target_path is None:
+            for reference, target in below:
+                if target is None:
                     continue
-                target = (reference.target_path, reference.target_pointer or "")
-                step = f"{reference.target_path}#{target[1] or '/'} via $ref at {where}#{reference.pointer}"
+                step = f"{target[0]}#{target[1] or '/'} via $ref at {where}#{reference.pointer}"
                 pending.append((*target, Evidence(why.role, (*why.chain, step))))
 
     def roles_of(self, path: str, pointer: str = "") -> set[str]:
@@ -291,12 +291,12 @@ def referenced_path_items(
             if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
                 break
             reference = references.at(where, join_pointer(at, "$ref"))
-            if reference is None or reference.outcome != "ok" or reference.target_path is None:
+            target = located(corpus, reference) if reference is not None else None
+            if target is None:
                 node = None  # unresolved-ref reports it
                 break
-            holder = corpus.documents.get(reference.target_path)
-            at = reference.target_pointer or ""
-            where = reference.target_path
+            where, at = target
+            holder = corpus.documents.get(where)
             node = resolve_pointer(holder.data, at) if holder is not None else None
         if (where, at) != (document.path, join_pointer("/paths", route)) and isinstance(node, dict):
             yield where, at, node, str(route)
@@ -397,13 +397,19 @@ def asyncapi_uses(
                 yield join_pointer(at, "channel"), role, label
 
 
-def _references_by_holder(index: ReferenceIndex) -> dict[str, tuple[list[str], list[Any]]]:
-    """Each document's references, sorted by the pointer of their ``$ref``."""
+def _references_by_holder(
+    corpus: Corpus, index: ReferenceIndex
+) -> dict[str, tuple[list[str], list[Any]]]:
+    """Each document's references, sorted by the pointer of their ``$ref``, each with the
+    (path, pointer) of its target (``references.located``), or None."""
     grouped: dict[str, list[Any]] = {}
     for reference in index.references:
         grouped.setdefault(reference.path, []).append(reference)
     held: dict[str, tuple[list[str], list[Any]]] = {}
     for holder, references in grouped.items():
         references.sort(key=lambda r: r.pointer)
-        held[holder] = ([r.pointer for r in references], references)
+        held[holder] = (
+            [r.pointer for r in references],
+            [(r, located(corpus, r)) for r in references],
+        )
     return held

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.schemas.references import ANNOTATIONS
+from speclint.analyses.schemas.references import ANNOTATIONS, located
 from speclint.analyses.schemas.roles import Role, asyncapi_uses, openapi_uses
 from speclint.analyses.schemas.schema_objects import types_of
 from speclint.analyses.units import kept_with_page
@@ -68,16 +68,11 @@ def follow_once(corpus: Context, site: Site) -> Site | None:
     if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
         return None
     reference = corpus.references.at(site.document.path, join_pointer(site.pointer, "$ref"))
-    if reference is None or reference.outcome != "ok" or reference.target_path is None:
+    where = located(corpus, reference) if reference is not None else None
+    target = corpus.documents.get(where[0]) if where is not None else None
+    if where is None or target is None:
         return None
-    target = corpus.documents.get(reference.target_path)
-    if target is None:
-        return None
-    if reference.target_pointer is None and "#" in reference.target.rstrip("#"):
-        # a plain-name fragment whose anchor was not found: unresolved, never the root
-        return None
-    pointer = reference.target_pointer or ""
-    return Site(target, pointer, resolve(target, pointer))
+    return Site(target, where[1], resolve(target, where[1]))
 
 
 def is_pure_reference(node: Any) -> bool:

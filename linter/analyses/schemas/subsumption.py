@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.schemas.references import located
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
 
@@ -576,12 +577,11 @@ def resolver(corpus: Context) -> Resolver:
 
     def resolve(path: str, pointer: str) -> At | None:
         reference = corpus.references.at(path, join_pointer(pointer, "$ref"))
-        if reference is None or reference.outcome != "ok" or reference.target_path is None:
+        where = located(corpus, reference) if reference is not None else None
+        holder = corpus.documents.get(where[0]) if where is not None else None
+        if where is None or holder is None:
             return None
-        holder = corpus.documents.get(reference.target_path)
-        if holder is None:
-            return None
-        target = reference.target_pointer or ""
+        target = where[1]
         try:
             node = resolve_pointer(holder.data, target)
         except (KeyError, IndexError, TypeError, ValueError):
