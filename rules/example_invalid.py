@@ -341,6 +341,9 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     own_dialect = validator_class_of(document)
     failed: dict[tuple[str, ...], list[tuple[str, str, list[ValidationError]]]] = {}
     texts: set[str] = set()  # the examples judged by the value their JSON text shows
+    # The `uri` values of the document's examples given without a scheme, by member name: one
+    # schema habit (`format: uri` on relative links), one finding per name (`_relative_uris`).
+    relative: dict[str, list[Location]] = {}
     # An API document's examples written as their value's JSON text: the type they should be,
     # and whether they are judged by a new reading.
     as_text: dict[str, tuple[str, bool]] = {}
@@ -393,7 +396,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             yield convention
         if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
             # An API document's examples are what readers copy as the values' form (issue 52:
-            # Spectral asserts every `format`; speclint the undisputed ones, `_FORMATS`).
+            # Spectral asserts every `format`; speclint the undisputed ones, `_API_FORMATS`).
             yield from _format_findings(
                 validator,
                 value,
@@ -402,6 +405,8 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 example_pointer,
                 f"the schema at `{schema_pointer or '/'}`",
                 document.location(schema_pointer, note="the schema whose `format` it fails"),
+                _API_FORMATS,
+                relative,
             )
         if not errors:
             continue
@@ -463,6 +468,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             if others
             else (),
         )
+    yield from (_relative_uris(name, places) for name, places in sorted(relative.items()))
     if document.kind is DocumentKind.OPENAPI:
         kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30)
         yield from kept_apart
@@ -1358,6 +1364,22 @@ FORMAT = f"{ID}/format"
 # but a reader copies the example as the form of the value, and a server that asserts formats
 # rejects it. A preview heuristic, reported apart from the validation errors.
 _FORMATS = FormatChecker(formats=("uuid", "date-time", "date"))
+# An API document's examples are also judged as `uri`s (issue 52): a URI has a scheme (RFC 3986
+# §3: `scheme ":" hier-part`; JSON Schema's and OpenAPI's `uri` is RFC 3986's URI), so a
+# relative reference (`/v1/runs/1`) or a bare host (`www.example.com/x`) is a `uri-reference`'s
+# example, not a `uri`'s. Only that, and whitespace, is asserted: a template's braces
+# (`https://example.com/{id}`) are left to the reader. Not in prose, whose links are the page's.
+_API_FORMATS = FormatChecker(formats=("uuid", "date-time", "date"))
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _absolute_uri(value: object) -> bool:
+    return not isinstance(value, str) or (
+        _SCHEME.match(value) is not None and not any(c.isspace() for c in value)
+    )
+
+
+_API_FORMATS.checks("uri")(_absolute_uri)
 
 
 def _format_findings(
@@ -1368,21 +1390,32 @@ def _format_findings(
     key: str,
     bound: str,
     schema: Location,
+    formats: FormatChecker = _FORMATS,
+    relative: dict[str, list[Location]] | None = None,
 ) -> Iterator[Finding]:
     """The values of an example (in prose, or in an API document) whose form is not the
-    ``format`` its schema names (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
-    an elision is not judged again."""
-    if not _any_digit_string(example, 0):
-        return  # every value of those forms has digits: nothing to judge, no second pass
+    ``format`` its schema names (``formats``: :data:`_FORMATS`, :data:`_API_FORMATS`), one
+    finding for the example; a value already in error, a placeholder or an elision is not
+    judged again."""
+    if not _any_digit_string(example, 0) and not (
+        formats is _API_FORMATS and _any_string_with(example, "/", 0)
+    ):
+        return  # every value of those forms has digits (or a `/`): no second pass
     failing = {error_pointer(explain(e)) for e in errors}
     found = [
         error
-        for error in _errors(validator.evolve(format_checker=_FORMATS), example)
+        for error in _errors(validator.evolve(format_checker=formats), example)
         if error.validator == "format"
         and error_pointer(error) not in failing
         and not _stands_in(error)
         and not _names_its_value(error.instance)
     ]
+    if relative is not None:
+        # `uri` values given as relative references: gathered by member name (`relative`)
+        for error in [e for e in found if e.validator_value == "uri"]:
+            name = str(error.absolute_path[-1]) if error.absolute_path else ""
+            relative.setdefault(name, []).append(located(error_pointer(error)))
+        found = [e for e in found if e.validator_value != "uri"]
     if not found:
         return
     first = found[0]
@@ -1403,6 +1436,47 @@ def _format_findings(
         key=f"{key}:format{where}",
         heuristic=FORMAT,
     )
+
+
+def _relative_uris(name: str, places: list[Location]) -> Finding:
+    """One warning for the examples of a document that give the member ``name`` a value with
+    no scheme where its schema says ``format: uri`` (the other places related)."""
+    places = sorted(set(places), key=lambda at: (at.line, at.column))
+    many = len(places) > 1
+    if name:
+        count = f"{len(places)} examples give" if many else "an example gives"
+        said = f"{count} `{name}` a value that is no URI"
+    else:
+        said = f"{len(places)} examples are no URI" if many else "an example is no URI"
+    return Finding(
+        ID,
+        Severity.WARNING,
+        f"{said} (no scheme: a relative reference, or a space), where "
+        "its schema says `format: uri`, which RFC 3986 §3 gives a scheme: say "
+        "`format: uri-reference` if relative links are what the API sends, or give absolute URIs",
+        places[0],
+        related=tuple(dataclasses.replace(at, note="the same") for at in places[1:RELATED_ERRORS]),
+        key=f"format:uri:{name}",
+        heuristic=FORMAT,
+        members=tuple(
+            Member(dataclasses.replace(at, note="the same"), f"{at.pointer}") for at in places
+        )
+        if len(places) > 1
+        else (),
+    )
+
+
+def _any_string_with(value: Any, part: str, depth: int) -> bool:
+    """Whether ``value`` holds a string with ``part`` in it (at a bounded depth)."""
+    if isinstance(value, str):
+        return part in value
+    if depth > 32:
+        return False
+    if isinstance(value, dict):
+        return any(_any_string_with(v, part, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_any_string_with(v, part, depth + 1) for v in value)
+    return False
 
 
 def _any_digit_string(value: Any, depth: int) -> bool:

@@ -130,6 +130,55 @@ def test_an_api_example_of_another_form_than_its_format_is_a_warning(
     assert "date-time" in found.message
 
 
+@pytest.mark.parametrize(
+    ("value", "reported"),
+    [
+        ("/v1/runs/r1", True),  # a relative reference: a `uri-reference`
+        ("www.acme.example/runs/r1", True),  # no scheme
+        ("https://acme.example/runs/r1", False),
+        ("https://acme.example/runs/{runId}", False),  # a template: left to the reader
+        ("urn:acme:run:r1", False),
+    ],
+)
+def test_an_api_example_of_a_uri_has_a_scheme(
+    make_corpus: MakeCorpus, value: str, reported: bool
+) -> None:
+    extra = "  schemas:\n    Link:\n      type: string\n      format: uri\n"
+    doc = openapi("example: {runId: r, status: done}", extra).replace(
+        "  schemas:\n    Link:",
+        "  requestBodies:\n    Start:\n      content:\n        application/json:\n"
+        "          schema: {$ref: '#/components/schemas/Link'}\n"
+        f"          example: '{value}'\n  schemas:\n    Link:",
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    found = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    assert bool(found) is reported
+    if reported:
+        assert "`format: uri-reference`" in found[0].message
+
+
+def test_relative_uris_are_one_finding_per_member_name(make_corpus: MakeCorpus) -> None:
+    extra = (
+        "  schemas:\n    Page:\n      type: object\n"
+        "      properties: {next: {type: string, format: uri}}\n"
+    )
+    doc = openapi("example: {runId: r, status: done}", extra).replace(
+        "  schemas:\n    Page:",
+        "  requestBodies:\n"
+        + "".join(
+            f"    P{i}:\n      content:\n        application/json:\n"
+            "          schema: {$ref: '#/components/schemas/Page'}\n"
+            f"          example: {{next: /v1/runs?page={i}}}\n"
+            for i in range(3)
+        )
+        + "  schemas:\n    Page:",
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    [found] = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    assert found.message.startswith("3 examples give `next` a value that is no URI")
+    assert len(found.related) == 2
+
+
 def test_openapi_31_schema_examples(make_corpus: MakeCorpus) -> None:
     extra = "  schemas:\n    Priority: {type: integer, maximum: 9, examples: [3, 12]}\n"
     root = make_corpus(
