@@ -557,9 +557,16 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
             else _compose_with_ruamel(text, progress)
         )
     except MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise ParseFailure(_yaml_message(error), line, column) from None
+        # libyaml is stricter than YAML 1.2 in places (a tab inside a block scalar's content,
+        # §8.1.1.2 and §6.1 allow it): a document ruamel's YAML 1.2 reader composes is read
+        # from its nodes, and only a document both refuse is unreadable.
+        composed = _composed_by_ruamel(text) if libyaml and len(text) <= _RETRIED else None
+        if composed is None:
+            mark = error.problem_mark or error.context_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            raise ParseFailure(_yaml_message(error), line, column) from None
+        documents = composed
+        MarkedYAMLError, YAMLError, MappingNode, _, ScalarNode, SequenceNode = _yaml_types(False)
     except YAMLError as error:
         raise ParseFailure(str(error).strip().splitlines()[0]) from None
     except RecursionError:
@@ -721,6 +728,19 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
             _yaml_message(error), mark.line + 1 if mark else 1, mark.column + 1 if mark else 1
         ) from None
     return Parsed(data, positions, duplicates, non_string_keys, deficient)
+
+
+# The largest document a libyaml refusal is read again by ruamel (pure Python, ~10x slower): a
+# broken file of tens of megabytes is reported at once, not after minutes.
+_RETRIED = 2_000_000
+
+
+def _composed_by_ruamel(text: str) -> list[Any] | None:
+    """The nodes ruamel's YAML 1.2 reader composes of ``text``; None where it refuses it too."""
+    try:
+        return _compose_with_ruamel(text, None)
+    except Exception:  # any refusal: the libyaml error stands (it says where)
+        return None
 
 
 def _compose_with_ruamel(text: str, progress: Callable[[int], None] | None) -> list[Any]:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,3 +236,21 @@ def test_a_chain_longer_than_the_hops_allowed_is_a_loop() -> None:
     short: dict[str, object] = {f"r{n}": {"$ref": f"#/r{n + 1}"} for n in range(LOCAL_HOPS - 1)}
     short[f"r{LOCAL_HOPS - 1}"] = {"a": 1}
     assert follow_local(short, short["r0"])[1] == {"a": 1}
+
+
+def test_a_tab_in_a_block_scalars_content_is_yaml_12_though_libyaml_refuses_it() -> None:
+    # YAML 1.2.2 §8.1.1.2: once the indentation is given by spaces, a tab is content. libyaml
+    # refuses it; the document is read (by ruamel's YAML 1.2 reader) and keeps its positions.
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML built without libyaml: ruamel reads every document here")
+    text = "env:\n  - name: A\n    note: >\n      \tone\n  - name: B\n"
+    with pytest.raises(yaml.YAMLError):
+        yaml.load(text, Loader=yaml.CSafeLoader)  # the case: libyaml refuses it
+    parsed = parse_yaml(text)
+    assert parsed.data == {"env": [{"name": "A", "note": "\tone\n"}, {"name": "B"}]}
+    assert parsed.positions["/env/1/name"] == (5, 5)
+
+
+def test_a_document_both_readers_refuse_is_still_a_parse_failure() -> None:
+    with pytest.raises(ParseFailure):
+        parse_yaml("a: [1, 2\nb: 3\n")
