@@ -2181,6 +2181,13 @@ def _holder_examples(
     schema_at = join_pointer(at, "schema")
     if "example" in holder and not _empty_allowed(holder, holder["example"]):
         yield schema_at, join_pointer(at, "example"), holder["example"]
+    if _swagger(document):
+        # Swagger 2.0's Response Object: `examples` maps a MIME type to the example itself
+        # (2.0 Example Object); a JSON one is an instance of the response's `schema`.
+        for media, value in sorted(_mapping(holder.get("examples")).items()):
+            if "json" in media.lower() and not _empty_allowed(holder, value):
+                yield schema_at, join_pointer(join_pointer(at, "examples"), media), value
+        return
     for name, example in sorted(_mapping(holder.get("examples")).items()):
         resolved = _resolve_local(document, example)
         if (
@@ -2195,6 +2202,11 @@ def _holder_examples(
     for pointer, value in _vendor_examples(document, holder, at):
         if not _empty_allowed(holder, value):
             yield schema_at, pointer, value
+
+
+def _swagger(document: Document) -> bool:
+    data = document.data
+    return isinstance(data, dict) and str(data.get("swagger", "")).startswith("2.")
 
 
 def _vendor_examples(

@@ -1450,3 +1450,28 @@ def test_the_first_line_of_an_example_finding_fits(make_corpus: MakeCorpus) -> N
     [finding] = findings_of("example-invalid", root)
     assert '"0.05" is not of type "number"' in finding.message
     assert len(finding.terminal_message.split("\n")[0]) <= 200
+
+
+def test_a_swagger_20_response_example_is_keyed_by_its_mime_type(make_corpus: MakeCorpus) -> None:
+    # Swagger 2.0's Response Object: `examples: {application/json: <the example>}`.
+    doc = textwrap.dedent(
+        """\
+        swagger: "2.0"
+        info: {title: Runs, version: 1.0.0}
+        paths:
+          /runs/{runId}:
+            get:
+              parameters: [{name: runId, in: path, required: true, type: string}]
+              responses:
+                "200":
+                  description: The run.
+                  schema: {type: object, required: [runId], properties: {runId: {type: string}}}
+                  examples:
+                    application/json: {run: r1}
+                    text/plain: not judged
+        """
+    )
+    root = make_corpus({"api/swagger.yaml": doc})
+    [found] = findings(root)
+    assert found.location.pointer.endswith("/examples/application~1json")
+    assert '"runId" is a required property' in found.message
