@@ -269,23 +269,36 @@ class _Reach:
             for kind, _name, at in _components(document):
                 if kind not in ("schemas", "definitions") or self.covered(path, at):
                     continue
-                parts = resolve_pointer(document.data, join_pointer(at, "allOf"))
-                for position in range(len(parts) if isinstance(parts, list) else 0):
-                    reference = self.index.at(path, f"{at}/allOf/{position}/$ref")
-                    where = located(self.corpus, reference) if reference is not None else None
-                    held = self.corpus.documents.get(where[0]) if where is not None else None
-                    if where is None or held is None:
-                        continue
-                    target = resolve_pointer(held.data, where[1])
-                    if (
-                        isinstance(target, dict)
-                        and "discriminator" in target
-                        and self.covered(*where)
-                    ):
-                        self.add(path, at)
-                        added = True
-                        break
+                if self.subtype(path, at) or self.subtype(*self.leads_to(path, at)):
+                    self.add(path, at)
+                    added = True
         return added
+
+    def leads_to(self, path: str, at: str) -> tuple[str, str]:
+        """Where a component that is only a ``$ref`` leads (a root's `definitions` listing
+        subtypes kept in other files: openziti's ``postureCheckDomainCreate: {$ref: ...}``),
+        else ("", "")."""
+        reference = self.index.at(path, f"{at}/$ref")
+        where = located(self.corpus, reference) if reference is not None else None
+        return where if where is not None else ("", "")
+
+    def subtype(self, path: str, at: str) -> bool:
+        """Whether the schema at ``at`` has an ``allOf`` member that refs a reached schema with
+        a ``discriminator``."""
+        held = self.corpus.documents.get(path)
+        if held is None:
+            return False
+        parts = resolve_pointer(held.data, join_pointer(at, "allOf"))
+        for position in range(len(parts) if isinstance(parts, list) else 0):
+            reference = self.index.at(path, f"{at}/allOf/{position}/$ref")
+            where = located(self.corpus, reference) if reference is not None else None
+            base = self.corpus.documents.get(where[0]) if where is not None else None
+            if where is None or base is None:
+                continue
+            target = resolve_pointer(base.data, where[1])
+            if isinstance(target, dict) and "discriminator" in target and self.covered(*where):
+                return True
+        return False
 
     def uses(self, document: Document, kind: str, name: str, at: str) -> bool:
         path = document.path

@@ -240,6 +240,33 @@ def test_an_allof_child_of_a_parent_with_a_discriminator_is_used(make_corpus: Ma
     assert run_rule(make_corpus({"openapi.yaml": _api(components)}), "unused-component") == []
 
 
+def test_a_component_that_refs_a_subtype_kept_in_another_file_is_used(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A root that lists its polymorphic subtypes by `$ref` so that a bundler keeps them: each
+    # is reached through its base's discriminator, in the file the `$ref` names.
+    components = """
+    components:
+      schemas:
+        Dog:
+          type: object
+          discriminator: {propertyName: breed}
+          properties:
+            breed: {type: string}
+        Terrier: {$ref: 'breeds.yaml#/Terrier'}
+    """
+    breeds = yaml(
+        """
+        Terrier:
+          allOf:
+            - {$ref: 'openapi.yaml#/components/schemas/Dog'}
+            - {type: object}
+        """
+    )
+    root = make_corpus({"openapi.yaml": _api(components), "breeds.yaml": breeds})
+    assert run_rule(root, "unused-component") == []
+
+
 def test_an_allof_child_of_a_parent_without_a_discriminator_is_unused(
     make_corpus: MakeCorpus,
 ) -> None:
