@@ -51,14 +51,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from speclint.analyses.api.api_schemas import api_schema_objects
 from speclint.analyses.context import Context
-from speclint.analyses.schemas.references import located
-from speclint.analyses.schemas.schema_objects import (
-    openapi_schema_roots,
-    schema_objects,
-    schema_objects_from,
-    structure_refs,
-)
+from speclint.analyses.schemas.schema_objects import schema_objects
 from speclint.analyses.schemas.subsumption import (
     At,
     DeadBranch,
@@ -70,7 +65,7 @@ from speclint.analyses.schemas.subsumption import (
 from speclint.common.findings import Finding, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer
 
 ID = "oneof-subsumed-branch"
 # Error where the `oneOf` rejects every value (the schema is unsatisfiable); a warning where it
@@ -100,67 +95,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _schema_objects(corpus: Context) -> Iterator[tuple[Document, str, dict[str, Any]]]:
-    """Every schema object of the OpenAPI 3.x and AsyncAPI documents and the schema files, and
-    of the files their schemas ``$ref`` (a schema kept in a file of its own is judged where it is
-    written), each once."""
-    work: list[tuple[str, str, bool]] = []  # (path, pointer, a schema root, not API structure)
-    for document in sorted(
-        corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA),
-        key=lambda d: d.path,
-    ):
-        data = document.data
-        if document.kind is DocumentKind.OPENAPI and "swagger" in (data or {}):
-            continue  # Swagger 2.0: no `oneOf` (openapi-invalid)
-        if document.kind is DocumentKind.SCHEMA:
-            work.append((document.path, "", True))
-        elif document.kind is DocumentKind.OPENAPI:
-            roots = [p for p, _ in openapi_schema_roots(data)]
-            work += [(document.path, p, True) for p in roots]
-            # A path item, response or parameter kept in a file of its own: its schemas are
-            # the root's, judged where they are written.
-            for at in structure_refs(data, "", frozenset(roots)):
-                reference = corpus.references.at(document.path, join_pointer(at, "$ref"))
-                where = located(corpus, reference) if reference is not None else None
-                held = corpus.documents.get(where[0]) if where is not None else None
-                if where is None or held is None:
-                    continue
-                part = where[1]
-                try:
-                    node = resolve_pointer(held.data, part)
-                except (KeyError, IndexError, TypeError, ValueError):
-                    continue
-                work += [(held.path, p, True) for p, _ in openapi_schema_roots(node, part)]
-        else:
-            work.append((document.path, "", False))  # AsyncAPI: `schema_objects` finds its roots
-    seen: set[tuple[str, str]] = set()
-    work.reverse()
-    while work:
-        path, root_at, is_schema = work.pop()
-        held = corpus.documents.get(path)
-        if held is None or (path, root_at) in seen:
-            continue
-        document = held
-        if not is_schema:
-            for schema in schema_objects(document):
-                if (path, schema.pointer) not in seen:
-                    seen.add((path, schema.pointer))
-                    yield document, schema.pointer, schema.node
-            continue
-        try:
-            root = resolve_pointer(document.data, root_at)
-        except (KeyError, IndexError, TypeError, ValueError):
-            continue
-        fresh = []
-        for schema in schema_objects_from(root, root_at):
-            if (path, schema.pointer) in seen:
-                continue
-            seen.add((path, schema.pointer))
-            fresh.append(schema)
-            reference = corpus.references.at(path, join_pointer(schema.pointer, "$ref"))
-            where = located(corpus, reference) if reference is not None else None
-            if where is not None:
-                work.append((*where, True))
-        for schema in fresh:
+    """Every schema object of the OpenAPI 3.x documents and the files they reach (where it is
+    written: ``api_schemas.api_schema_objects``), of the schema files, and of the AsyncAPI
+    documents, each once. Swagger 2.0 has no `oneOf` (openapi-invalid's)."""
+    for found in api_schema_objects(corpus):
+        if found.families != {"2.0"}:
+            yield found.document, found.schema.pointer, found.schema.node
+    for document in sorted(corpus.of_kind(DocumentKind.ASYNCAPI), key=lambda d: d.path):
+        for schema in schema_objects(document):
             yield document, schema.pointer, schema.node
 
 
