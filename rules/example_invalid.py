@@ -72,6 +72,7 @@ from speclint.analyses.api.api_examples import (
     api_examples,
     referenced_example_files,
 )
+from speclint.analyses.api.api_schemas import family
 from speclint.analyses.api.envelopes import payload_schema
 from speclint.analyses.api.exchanges import parameter_values
 from speclint.analyses.api.spellings import Slip, protojson_alias, slips
@@ -1397,8 +1398,8 @@ def _format_findings(
     ``format`` its schema names (``formats``: :data:`_FORMATS`, :data:`_API_FORMATS`), one
     finding for the example; a value already in error, a placeholder or an elision is not
     judged again."""
-    if not _any_digit_string(example, 0) and not (
-        formats is _API_FORMATS and _any_string_with(example, "/", 0)
+    if not _any_string(example, _has_digit) and not (
+        formats is _API_FORMATS and _any_string(example, _has_slash)
     ):
         return  # every value of those forms has digits (or a `/`): no second pass
     failing = {error_pointer(explain(e)) for e in errors}
@@ -1466,30 +1467,25 @@ def _relative_uris(name: str, places: list[Location]) -> Finding:
     )
 
 
-def _any_string_with(value: Any, part: str, depth: int) -> bool:
-    """Whether ``value`` holds a string with ``part`` in it (at a bounded depth)."""
+def _any_string(value: Any, test: Callable[[str], bool], depth: int = 0) -> bool:
+    """Whether ``value`` holds a string that passes ``test`` (at a bounded depth)."""
     if isinstance(value, str):
-        return part in value
+        return test(value)
     if depth > 32:
         return False
     if isinstance(value, dict):
-        return any(_any_string_with(v, part, depth + 1) for v in value.values())
+        return any(_any_string(v, test, depth + 1) for v in value.values())
     if isinstance(value, list):
-        return any(_any_string_with(v, part, depth + 1) for v in value)
+        return any(_any_string(v, test, depth + 1) for v in value)
     return False
 
 
-def _any_digit_string(value: Any, depth: int) -> bool:
-    """Whether ``value`` holds a string with a digit (at a bounded depth)."""
-    if isinstance(value, str):
-        return any(c.isdigit() for c in value)
-    if depth > 32:
-        return False
-    if isinstance(value, dict):
-        return any(_any_digit_string(v, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_any_digit_string(v, depth + 1) for v in value)
-    return False
+def _has_digit(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _has_slash(text: str) -> bool:
+    return "/" in text
 
 
 # A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).
@@ -2181,7 +2177,7 @@ def _holder_examples(
     schema_at = join_pointer(at, "schema")
     if "example" in holder and not _empty_allowed(holder, holder["example"]):
         yield schema_at, join_pointer(at, "example"), holder["example"]
-    if _swagger(document):
+    if family(document) == "2.0":
         # Swagger 2.0's Response Object: `examples` maps a MIME type to the example itself
         # (2.0 Example Object); a JSON one is an instance of the response's `schema`.
         for media, value in sorted(_mapping(holder.get("examples")).items()):
@@ -2202,11 +2198,6 @@ def _holder_examples(
     for pointer, value in _vendor_examples(document, holder, at):
         if not _empty_allowed(holder, value):
             yield schema_at, pointer, value
-
-
-def _swagger(document: Document) -> bool:
-    data = document.data
-    return isinstance(data, dict) and str(data.get("swagger", "")).startswith("2.")
 
 
 def _vendor_examples(
