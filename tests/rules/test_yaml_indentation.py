@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_rule
+from speclint.analyses.context import Context
 from speclint.parsing.structured import parse_json, parse_yaml
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -106,4 +107,6 @@ def test_a_yaml_file_no_spec_document_reads_is_not_judged(make_corpus: MakeCorpu
             "ci/config.yaml": 'jobs:\n  build: {\n  "k": 1}\n',
         }
     )
+    # read, and indented too little: left out because nothing of the spec reads it
+    assert Context.load(root).documents["ci/config.yaml"].deficient_indents
     assert run_rule(root, "yaml-indentation") == []
