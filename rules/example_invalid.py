@@ -2,14 +2,17 @@
 
 What it does
     Validates each example against its schema, in the schema's dialect, ``$ref``\\s resolved in the
-    corpus: OpenAPI media type, parameter and header examples (also in other files), AsyncAPI
+    corpus: OpenAPI media type, parameter and header examples (also in other files; Swagger 2.0
+    response ``examples`` by MIME type), AsyncAPI
     message payloads, a schema's own ``examples`` (a warning: Validation 2020-12 §9.5 only
     recommends that they validate), files in an ``examples`` folder a schema names, and JSON/YAML
     fences in Markdown, tied to a schema by their info string
     (```` ```json schema=x.schema.json ````), a marker comment, configuration or the paragraph
     above, or bound by what the example is (``speclint bindings`` lists each binding).
     ``readOnly``/``writeOnly`` are honoured (OpenAPI 3.0.3 §4.7.24.1); the message names the failing
-    keyword (for a ``oneOf``, the closest branch). Heuristics (a finding names its binding;
+    keyword (for a ``oneOf``, the closest branch). ``format`` (a warning): a ``uuid``, ``date`` or
+    ``date-time`` value of another form, and in an API document a ``uri`` with no scheme (one
+    finding per member name). Heuristics (a finding names its binding;
     ``in-document``, ``explicit``, ``own-schema`` guess nothing): ``in-document``, ``explicit``,
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``,
