@@ -2,17 +2,15 @@
 
 What it does
     Validates each example against its schema, in the schema's dialect, ``$ref``\\s resolved in the
-    corpus: OpenAPI media type, parameter and header examples (also in other files; Swagger 2.0
-    response ``examples`` by MIME type), AsyncAPI
-    message payloads, a schema's own ``examples`` (a warning: Validation 2020-12 §9.5 only
-    recommends that they validate), files in an ``examples`` folder a schema names, and JSON/YAML
-    fences in Markdown, tied to a schema by their info string
-    (```` ```json schema=x.schema.json ````), a marker comment, configuration or the paragraph
-    above, or bound by what the example is (``speclint bindings`` lists each binding).
-    ``readOnly``/``writeOnly`` are honoured (OpenAPI 3.0.3 §4.7.24.1); the message names the failing
-    keyword (for a ``oneOf``, the closest branch). ``format`` (a warning): a ``uuid``, ``date`` or
-    ``date-time`` value of another form, and in an API document a ``uri`` with no scheme (one
-    finding per member name). Heuristics (a finding names its binding;
+    corpus: OpenAPI media type, parameter, header and Swagger 2.0 response examples (also in other
+    files), AsyncAPI message payloads, a schema's own ``examples`` (a warning: Validation 2020-12
+    §9.5 only recommends that they validate), files in an ``examples`` folder a schema names, and
+    JSON/YAML fences in Markdown, tied to a schema by their info string (```` ```json
+    schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or bound by
+    what the example is (``speclint bindings`` lists each binding). ``readOnly``/``writeOnly`` are
+    honoured (OpenAPI 3.0.3 §4.7.24.1); the message names the failing keyword (for a ``oneOf``, the
+    closest branch); ``format`` warns of a ``uuid``, ``date``, ``date-time`` of another form, or an
+    API document's ``uri`` with no scheme. Heuristics (a finding names its binding;
     ``in-document``, ``explicit``, ``own-schema`` guess nothing): ``in-document``, ``explicit``,
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``,
@@ -21,8 +19,8 @@ What it does
     ``lead-in``, ``section-title``, ``shared-member``, ``member-elements``.
 
 Why is this bad?
-    Examples are what readers copy and what mock servers, SDK tests and documentation render.
-    An example the schema rejects is a wrong example or a wrong schema, published unnoticed.
+    Examples are what readers copy and what mock servers, SDK tests and documentation render:
+    one the schema rejects is a wrong example or a wrong schema, published unnoticed.
 
 Example
     ::
@@ -47,9 +45,8 @@ Options
     turns that binding off (``by-shape`` also root-document excerpts).
 
 Limitations
-    A partial example (fragments, placeholders, ``"..."``) is judged for what it shows. An
-    unresolved schema reference is ``unresolved-ref``'s; a URL example reference is listed as not
-    checked.
+    A partial example (fragments, placeholders, ``"..."``) is judged for what it shows; an
+    unresolved schema is ``unresolved-ref``'s; a URL example is listed as not checked.
 """
 
 from __future__ import annotations
