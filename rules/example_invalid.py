@@ -379,7 +379,14 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         if oas30:
             kept = [e for e in errors if explain(e).instance is not None]
             if len(kept) < len(errors):
-                nulls.append(document.location(example_pointer))
+                null = next(e for e in errors if e not in kept)
+                # where the `null` is written: a `$ref`'d example's value, or this one's
+                written = _written_at(document, example_pointer, null)
+                nulls.append(
+                    written[0]
+                    if written
+                    else document.location(example_pointer + error_pointer(explain(null)))
+                )
                 in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
         elif leftover:
@@ -517,8 +524,11 @@ def _kept_apart_findings(
         if oas30:
             kept = [e for e in errors if explain(e).instance is not None]
             if len(kept) < len(errors):
+                null = explain(next(e for e in errors if e not in kept))
                 in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
-                nulls.append((example.file.location(example.pointer), in_enum))
+                nulls.append(
+                    (example.file.location(example.pointer + error_pointer(null)), in_enum)
+                )
             errors = kept
         elif leftover:
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
@@ -1399,9 +1409,9 @@ def _format_findings(
     finding for the example; a value already in error, a placeholder or an elision is not
     judged again."""
     if not _any_string(example, _has_digit) and not (
-        formats is _API_FORMATS and _any_string(example, _has_slash)
+        formats is _API_FORMATS and _any_string(example, _may_fail_uri)
     ):
-        return  # every value of those forms has digits (or a `/`): no second pass
+        return  # every value failing those forms has digits (or is no URI): no second pass
     failing = {error_pointer(explain(e)) for e in errors}
     found = [
         error
@@ -1409,7 +1419,11 @@ def _format_findings(
         if error.validator == "format"
         and error_pointer(error) not in failing
         and not _stands_in(error)
-        and not _names_its_value(error.instance)
+        and not (
+            _names_a_uri(error.instance)
+            if error.validator_value == "uri"
+            else _names_its_value(error.instance)
+        )
     ]
     if relative is not None:
         # `uri` values given as relative references: gathered by member name (`relative`)
@@ -1452,8 +1466,8 @@ def _relative_uris(name: str, places: list[Location]) -> Finding:
     return Finding(
         ID,
         Severity.WARNING,
-        f"{said} (no scheme: a relative reference, or a space), where "
-        "its schema says `format: uri`, which RFC 3986 §3 gives a scheme: say "
+        f"{said} (no scheme: a relative reference, a bare host or an empty string; or a space), "
+        "where its schema says `format: uri`, which RFC 3986 §3 gives a scheme: say "
         "`format: uri-reference` if relative links are what the API sends, or give absolute URIs",
         places[0],
         related=tuple(dataclasses.replace(at, note="the same") for at in places[1:RELATED_ERRORS]),
@@ -1484,12 +1498,20 @@ def _has_digit(text: str) -> bool:
     return any(c.isdigit() for c in text)
 
 
-def _has_slash(text: str) -> bool:
-    return "/" in text
+def _may_fail_uri(text: str) -> bool:
+    """Whether ``text`` may be a value given without a scheme (`/runs/1`, `api.example.com`,
+    ``""``) rather than a word that names one (`callback-url`)."""
+    return not text or "/" in text or "." in text
 
 
 # A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).
 _VARIABLE = re.compile(r"^\$\{?[A-Za-z_]\w*\}?$")
+
+
+def _names_a_uri(value: Any) -> bool:
+    """Whether a string stands for a URI rather than being one: a shell variable, or a word
+    (`callback-url`); a path, a host or an empty string is a value, relative."""
+    return isinstance(value, str) and (bool(_VARIABLE.match(value)) or not _may_fail_uri(value))
 
 
 def _names_its_value(value: Any) -> bool:

@@ -171,6 +171,44 @@ def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: Make
     assert finding.location.pointer.endswith("/count/default"), finding.message
 
 
+def test_a_swagger_2_definitions_error_is_reported_where_the_definition_is_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The validator walks a definition through each `$ref` that uses it, and a shared
+    parameter through each operation: the error is said once, at the definition or parameter,
+    not at the first response or operation that happened to reach it."""
+    api = yaml_text(
+        """\
+        swagger: "2.0"
+        info: {title: T, version: "1"}
+        paths:
+          /a:
+            get:
+              parameters: [{$ref: "#/parameters/since"}]
+              responses: {"200": {description: ok, schema: {$ref: "#/definitions/Rate"}}}
+          /b:
+            get:
+              responses: {"200": {description: ok, schema: {$ref: "#/definitions/Rate"}}}
+        parameters:
+          since: {name: since, in: query, type: string, format: date, default: yesterday}
+        definitions:
+          Rate:
+            type: object
+            properties:
+              value: {type: number, default: "0.2"}
+        """
+    )
+    found = [
+        f
+        for f in run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
+        if not f.coverage
+    ]
+    assert sorted(f.location.pointer for f in found) == [
+        "/definitions/Rate/properties/value/default",
+        "/parameters/since",
+    ], [f.message for f in found]
+
+
 def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:

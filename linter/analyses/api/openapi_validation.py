@@ -69,6 +69,7 @@ from speclint.parsing.structured import (
     pointer_within,
     resolve_pointer,
     split_pointer,
+    written_pointer,
 )
 
 ID = "openapi-invalid"
@@ -242,6 +243,9 @@ def _validate(
                 at_left = pointer if pointer in view.left else ""
                 pointer, related = _second_of_pair(view, specific, pointer)
                 holder, pointer = view.locate(pointer)  # in the file it was inlined from
+                # The library walks through the document's `$ref`s (a Swagger 2.0 definition
+                # reached from each response using it): said once, where it is written.
+                pointer = written_pointer(holder.data, pointer)
             if (holder.path, pointer, message) in seen:
                 continue
             seen.add((holder.path, pointer, message))

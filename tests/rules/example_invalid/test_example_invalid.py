@@ -138,6 +138,11 @@ def test_an_api_example_of_another_form_than_its_format_is_a_warning(
         ("https://acme.example/runs/r1", False),
         ("https://acme.example/runs/{runId}", False),  # a template: left to the reader
         ("urn:acme:run:r1", False),
+        ("/callback", True),  # a path with no digit is still a value, not a name for one
+        ("hooks.acme.example", True),  # a bare host
+        ("", True),  # what the API sends for "unset", where the schema says `uri`
+        ("callback-url", False),  # a word naming the value, as in prose
+        ("$CALLBACK_URL", False),  # a variable the reader substitutes
     ],
 )
 def test_an_api_example_of_a_uri_has_a_scheme(
@@ -1315,6 +1320,26 @@ def test_oas30_null_in_a_nullable_enum_is_told_to_add_null_to_the_enum(
     assert "3 examples" in nulls.message
     assert "add `null` to the enum" in nulls.message
     assert "add `nullable: true`" not in nulls.message
+
+
+def test_oas30_null_note_points_at_each_null_where_it_is_written(make_corpus: MakeCorpus) -> None:
+    """The note places each example's refused `null` at the value itself, and an example named
+    by `$ref` (`#/components/examples/x`) where it is written: the line to edit, not the
+    media type that names it."""
+    named = OAS30_NULLS.replace(
+        "queued: {value: {sid: CA3, state: null, owner: null}}",
+        "queued: {$ref: '#/components/examples/queued'}",
+    ) + textwrap.indent(
+        "examples:\n  queued: {value: {sid: CA3, state: null, owner: null}}\n", "  "
+    )
+    root = make_corpus({"api/openapi.yaml": named})
+    [nulls] = [f for f in findings_of("example-invalid", root) if f.severity is Severity.INFO]
+    places = [nulls.location, *nulls.related]
+    assert sorted(str(p.pointer) for p in places) == [
+        "/components/examples/queued/value/owner",
+        "/paths/~1calls~1{id}/get/responses/200/content/application~1json/examples/ringing/value/owner",
+        "/paths/~1calls~1{id}/get/responses/200/content/application~1json/examples/wrong/value/owner",
+    ]
 
 
 def test_an_elided_value_in_an_example_is_not_judged(make_corpus: MakeCorpus) -> None:
