@@ -62,7 +62,6 @@ from speclint.parsing.structured import join_pointer
 
 ID = "inapplicable-keyword"
 SEVERITY = Severity.WARNING
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("references",)
 
 # Each type-specific keyword, the types it applies to (2020-12 Validation §6.2-6.5, Core §10.3),

@@ -58,7 +58,6 @@ ID = "no-success-response"
 SEVERITY = Severity.WARNING
 READS = "structured"
 FACTS = ("references",)  # speclint.analyses.context
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

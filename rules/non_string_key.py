@@ -57,7 +57,6 @@ from speclint.parsing.structured import split_pointer
 
 ID = "non-string-key"
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("references",)
 
 _SHOWN = 10  # related locations listed; every place is a member of the finding

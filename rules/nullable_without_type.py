@@ -60,7 +60,6 @@ from speclint.parsing.structured import join_pointer
 
 ID = "nullable-without-type"
 SEVERITY = Severity.WARNING  # no MUST broken: the keyword silently does nothing
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("references",)
 
 _BESIDE = ("$ref", "allOf", "oneOf", "anyOf", "enum")

@@ -64,7 +64,6 @@ from speclint.parsing.structured import join_pointer
 
 ID = "oas30-leftover"
 SEVERITY = Severity.WARNING
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("references",)
 
 _COMPOSITIONS = ("$ref", "allOf", "oneOf", "anyOf")

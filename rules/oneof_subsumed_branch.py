@@ -71,7 +71,6 @@ ID = "oneof-subsumed-branch"
 # Error where the `oneOf` rejects every value (the schema is unsatisfiable); a warning where it
 # only loses a branch (see `_finding`).
 SEVERITY = Severity.ERROR
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("references",)
 READS = "structured"
 

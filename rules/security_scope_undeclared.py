@@ -70,7 +70,6 @@ ID = "security-scope-undeclared"
 SEVERITY = Severity.WARNING
 READS = "structured"
 FACTS = ("merges", "references")  # speclint.analyses.context
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -67,7 +67,6 @@ from speclint.parsing.structured import escape_token, join_pointer, pointer_with
 
 ID = "unused-component"
 SEVERITY = Severity.WARNING
-PREVIEW = True  # new (issue 52): labelled in benchmarks/ecosystem (precision.json); leaving preview is decided there
 FACTS = ("merges", "references")
 
 # Every version's (`pathItems` from 3.1, `mediaTypes` from 3.2): a key of another version is
