@@ -333,9 +333,11 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         if document.kind is DocumentKind.SCHEMA
         else "fix the example, or the schema if the example shows what the API really does"
     )
-    # OpenAPI 3.0 generators give `null` to every absent value and seldom say `nullable` where
-    # a `$ref` or a shared enum stands: one defect of the document, not one per example.
-    oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
+    # API generators give `null` to every absent value and seldom say `nullable` (or, in 3.1,
+    # `"null"` in the `type`) where a `$ref` or a shared enum stands: one defect of the
+    # document, not one per example (`_set_apart`).
+    api = document.kind is DocumentKind.OPENAPI
+    oas30 = api and document.dialect.startswith("OpenAPI 3.0")
     leftover = _leftovers_reported(corpus, document)
     nulls: list[Location] = []
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
@@ -376,10 +378,9 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         # `"..."` where a value belongs is an elision a documentation example writes
         # (coordinates cut short, "and so on"), not a value the API sends.
         errors = [e for e in errors if explain(e).instance not in ELISIONS]
-        if oas30:
-            kept = [e for e in errors if explain(e).instance is not None]
-            if len(kept) < len(errors):
-                null = next(e for e in errors if e not in kept)
+        if api:
+            errors, null, in_enum = _set_apart(errors, leftover)
+            if null is not None:
                 # where the `null` is written: a `$ref`'d example's value, or this one's
                 written = _written_at(document, example_pointer, null)
                 nulls.append(
@@ -387,8 +388,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                     if written
                     else document.location(example_pointer + error_pointer(explain(null)))
                 )
-                in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
-            errors = kept
+                in_enums += in_enum
         elif leftover:
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
         convention = _convention_finding(
@@ -483,7 +483,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         nulls += [place for place, _ in apart_nulls]
         in_enums += sum(in_enum for _, in_enum in apart_nulls)
     if nulls:
-        yield _null_examples(nulls, in_enums)
+        yield _null_examples(nulls, in_enums, family(document))
 
 
 # What was not followed to an example kept apart, by why (``speclint.run.coverage.KINDS``).
@@ -521,17 +521,10 @@ def _kept_apart_findings(
         errors = _without_typos(corpus, errors)
         errors = _outside_direction(corpus, document, join_pointer(example.place, "schema"), errors)
         errors = [e for e in errors if explain(e).instance not in ELISIONS]
-        if oas30:
-            kept = [e for e in errors if explain(e).instance is not None]
-            if len(kept) < len(errors):
-                null = explain(next(e for e in errors if e not in kept))
-                in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
-                nulls.append(
-                    (example.file.location(example.pointer + error_pointer(null)), in_enum)
-                )
-            errors = kept
-        elif leftover:
-            errors = [e for e in errors if not _null_for_leftover(explain(e))]
+        errors, null, in_enum = _set_apart(errors, leftover)
+        if null is not None:
+            at = example.pointer + error_pointer(explain(null))
+            nulls.append((example.file.location(at), in_enum))
         if errors:
             cause = (example.file.path, example.pointer, _describe(errors))
             failed.setdefault(cause, []).append((example, errors))
@@ -953,34 +946,58 @@ def _null_for_leftover(error: Any) -> bool:
     )
 
 
-def _null_examples(places: list[Location], in_enums: int) -> Finding:
-    """One info for the examples of an OpenAPI 3.0 document that give ``null`` to a value whose
+def _set_apart(
+    errors: list[ValidationError], leftover: bool
+) -> tuple[list[ValidationError], ValidationError | None, bool]:
+    """An API example's errors but those of a ``null`` its schema refuses, the first of those
+    (for the document's one note, ``_null_examples``), and whether only the ``enum`` of a
+    ``nullable`` schema refuses them. A ``null`` only a leftover ``nullable: true`` admits
+    (OpenAPI 3.1) is oas30-leftover's, at the schema, and dropped here."""
+    if leftover:
+        errors = [e for e in errors if not _null_for_leftover(explain(e))]
+    kept = [e for e in errors if explain(e).instance is not None]
+    nulls = [e for e in errors if explain(e).instance is None]
+    in_enum = bool(nulls) and all(_enum_of_nullable(explain(e)) for e in nulls)
+    return kept, (nulls[0] if nulls else None), in_enum
+
+
+# What a schema says to admit `null`, by OpenAPI family (`api_schemas.family`): Swagger 2.0 has
+# none, `x-nullable` is the extension its generators (go-swagger, swagger-codegen) read.
+_NULLABLE = {
+    "2.0": "`x-nullable: true` to {schemas}",
+    "3.0": "`nullable: true` to {schemas}",
+    "3.1+": '`"null"` to the `type` of {schemas}',
+}
+
+
+def _null_examples(places: list[Location], in_enums: int, version: str = "3.0") -> Finding:
+    """One info for the examples of an OpenAPI document that give ``null`` to a value whose
     schema does not allow it (not ``nullable``, or an ``enum`` without ``null``): a generator's
-    habit, shown once. The advice names what is missing: ``nullable: true``, or, where the
-    schemas say it already, ``null`` in their ``enum`` (OpenAPI 3.0.3 §4.7.24.1: an ``enum``
-    restricts ``null`` too)."""
+    habit, shown once. The advice names what is missing: ``nullable: true`` (``_NULLABLE``: in
+    3.1 ``"null"`` in the ``type``), or, where the schemas say it already, ``null`` in their
+    ``enum`` (OpenAPI 3.0.3 §4.7.24.1: an ``enum`` restricts ``null`` too)."""
     many = len(places) > 1
     count = f"{len(places)} examples in this document give" if many else "an example gives"
     listed = "each listed as a related location" if many else "at this location"
+    schemas = "those schemas" if many else "the schema"
+    mark = _NULLABLE.get(version, _NULLABLE["3.0"]).format(schemas=schemas)
+    # an `enum` restricts `null` too: OpenAPI 3.0.3 says so of `nullable`, JSON Schema of `type`
+    asks = "as OpenAPI 3.0.3 asks" if version == "3.0" else "since an `enum` restricts `null` too"
     if in_enums == len(places):
         short = f"whose `enum` lacks `null` ({listed}): add `null` to the enum"
         what = (
-            f"whose schema says `nullable: true` but whose `enum` lacks `null` ({listed}): add "
-            "`null` to the enum, as OpenAPI 3.0.3 asks"
+            f"whose schema admits `null` but whose `enum` lacks it ({listed}): add "
+            f"`null` to the enum, {asks}"
         )
     elif in_enums:
-        short = (
-            f"its schema does not allow ({listed}): add `nullable: true`, or `null` to an `enum`"
-        )
+        short = f"its schema does not allow ({listed}): add {mark}, or `null` to an `enum`"
         what = (
-            f"whose schema does not allow it ({listed}): add "
-            "`nullable: true` to those schemas, and `null` to the `enum` of the "
-            f"{in_enums} that say `nullable` already, as OpenAPI 3.0.3 asks"
+            f"whose schema does not allow it ({listed}): add {mark}, and `null` to the `enum` of "
+            f"the {in_enums} that admit `null` already, {asks}"
         )
     else:
-        schemas = "those schemas" if many else "the schema"
-        short = f"its schema does not allow ({listed}): add `nullable: true` to {schemas}"
-        what = f"whose schema does not allow it ({listed}): add `nullable: true` to {schemas}"
+        short = f"its schema does not allow ({listed}): add {mark}"
+        what = f"whose schema does not allow it ({listed}): add {mark}"
     examples = "the examples" if many else "the example"
     return Finding(
         ID,

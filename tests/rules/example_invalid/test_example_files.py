@@ -615,15 +615,20 @@ def test_a_null_for_a_31_schemas_leftover_nullable_is_the_schemas_defect_reporte
                 "paths/jobs.yaml": item % (schema, "{note: null}"),
             }
         )
-        assert [(p, line) for p, line, _ in places(root) if p != "openapi.yaml"] == expected
-        assert bool([p for p, _, _ in places(root) if p == "openapi.yaml"]) == bool(expected)
+        # the refused `null`s: the document's one note, each place in it
+        told = [(at.path, at.line) for f in findings(root) for at in (f.location, *f.related)]
+        assert [(p, line) for p, line in told if p != "openapi.yaml"] == expected
+        assert bool([p for p, _ in told if p == "openapi.yaml"]) == bool(expected)
         leftovers = all_rules()["oas30-leftover"].check(Context.load(root), {})
         assert len(list(leftovers)) == (2 if expected == [] else 0)
-        # Where oas30-leftover does not run (a preview rule), the examples still say it.
+        # Where oas30-leftover does not run, the examples still say it: the document's one
+        # note of refused `null`s, both places in it.
         alone = Context.load(root)
         alone.running = frozenset({"example-invalid"})
         judged = all_rules()["example-invalid"].check(alone, {})
-        assert len([f for f in judged if f.coverage is None]) == 2
+        [note] = [f for f in judged if f.coverage is None]
+        assert note.message.startswith("2 examples in this document give `null`")
+        assert len(note.related) == 1
 
 
 def test_a_null_for_a_nullable_no_rule_reports_is_still_the_examples(
