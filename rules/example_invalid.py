@@ -1436,6 +1436,7 @@ def _format_findings(
         if error.validator == "format"
         and error_pointer(error) not in failing
         and not _stands_in(error)
+        and not _echoes_its_name(error)
         and not (
             _names_a_uri(error.instance)
             if error.validator_value == "uri"
@@ -1523,6 +1524,22 @@ def _may_fail_uri(text: str) -> bool:
 
 # A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).
 _VARIABLE = re.compile(r"^\$\{?[A-Za-z_]\w*\}?$")
+
+
+def _echoes_its_name(error: ValidationError) -> bool:
+    """Whether the value is its member's own name, respelled (`Webhooks.OnChannelAdd.Url:
+    webhooks.on_channel_add.url`, `updateTime: updateTime`): a generator's stand-in for the
+    value, not a value of the wrong form."""
+    name = str(error.absolute_path[-1]) if error.absolute_path else ""
+    return (
+        bool(name)
+        and isinstance(error.instance, str)
+        and _letters(name) == _letters(error.instance)
+    )
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _names_a_uri(value: Any) -> bool:

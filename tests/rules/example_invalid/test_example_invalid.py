@@ -184,6 +184,27 @@ def test_relative_uris_are_one_finding_per_member_name(make_corpus: MakeCorpus) 
     assert len(found.related) == 2
 
 
+@pytest.mark.parametrize(("value", "reported"), [("Self.URL", False), ("self.example", True)])
+def test_a_uri_member_whose_example_is_its_own_name_is_a_stand_in(
+    make_corpus: MakeCorpus, value: str, reported: bool
+) -> None:
+    """`self_url: Self.URL` is a generator writing the member's name where a value goes, not
+    a relative reference; a host-like value that is no name of the member is still one."""
+    extra = (
+        "  schemas:\n    Page:\n      type: object\n"
+        "      properties: {self_url: {type: string, format: uri}}\n"
+    )
+    doc = openapi("example: {runId: r, status: done}", extra).replace(
+        "  schemas:\n    Page:",
+        "  requestBodies:\n    P:\n      content:\n        application/json:\n"
+        "          schema: {$ref: '#/components/schemas/Page'}\n"
+        f"          example: {{self_url: {value}}}\n  schemas:\n    Page:",
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    found = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    assert bool(found) is reported
+
+
 def test_openapi_31_schema_examples(make_corpus: MakeCorpus) -> None:
     extra = "  schemas:\n    Priority: {type: integer, maximum: 9, examples: [3, 12]}\n"
     root = make_corpus(
