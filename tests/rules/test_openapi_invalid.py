@@ -209,6 +209,36 @@ def test_a_swagger_2_definitions_error_is_reported_where_the_definition_is_writt
     ], [f.message for f in found]
 
 
+def test_a_swagger_2_tuple_items_list_is_no_error_but_its_schemas_are_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Swagger 2.0 takes `items` from JSON Schema draft 4, where a list of schemas is a tuple
+    (the official 2.0 schema accepts it; openapi-spec-validator's walker refused the list):
+    no error for the list, and each schema in it is still judged."""
+    api = yaml_text(
+        """\
+        swagger: "2.0"
+        info: {title: T, version: "1"}
+        paths:
+          /a:
+            get:
+              responses: {"200": {description: ok, schema: {$ref: "#/definitions/Pair"}}}
+        definitions:
+          Pair:
+            type: array
+            items:
+              - {type: string}
+              - {type: integer, minimum: low}
+        """
+    )
+    found = [
+        f
+        for f in run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
+        if not f.coverage
+    ]
+    assert [f.location.pointer for f in found] == ["/definitions/Pair/items/1/minimum"]
+
+
 def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1381,6 +1381,14 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
             self.meta_checked_schema_ids = _Ids()
 
         def __call__(self, schema: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            parts = tuple(getattr(schema, "parts", ()))
+            if parts[-1:] == ("items",) and isinstance(schema.read_value(), list):
+                # Swagger 2.0 takes `items` from JSON Schema draft 4, where a list of schemas
+                # is a tuple (2.0 §Schema Object; the official 2.0 schema accepts it): each
+                # is a schema object, where the library refused the list.
+                for index in range(len(schema.read_value())):
+                    yield from self(schema / index, *args, **kwargs)
+                return
             # The library's errors about a schema object (its metaschema, a `required` name with
             # no property, a `default` that breaks it) carry paths inside that schema, or none:
             # all were reported at the document's root. Each is placed under the schema here,
