@@ -12,8 +12,8 @@ What it does
     - each ``enum`` member: validated against the schema's other keywords (``type: string``
       with ``enum: [a, b, null]`` never accepts ``null``).
 
-    The finding is at the value (``.../enum/2``), the keyword it breaks related; a value in a
-    component is reported there once. A default of the wrong type (``""`` or ``"8"`` for an integer)
+    The finding is at the value (``.../enum/2``), the keyword it breaks related; a component's
+    value is reported there once; one ``enum``'s members breaking one keyword are one finding. A default of the wrong type (``""`` or ``"8"`` for an integer)
     is an error; a default that stands for "unset" or "the newest" and fails only for that (``""``
     outside an ``enum``, ``latest`` beside version numbers, ``2^63 - 1`` over a ``maximum``) is one
     ``info`` per file.
@@ -51,6 +51,7 @@ Limitations
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -75,7 +76,7 @@ from speclint.analyses.schemas.validation import (
     short_message,
 )
 from speclint.analyses.units import check_by_unit
-from speclint.common.findings import Finding, Severity, first_fitting, json_value
+from speclint.common.findings import Finding, Member, Severity, first_fitting, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_of_schema, ref_replaces_siblings
 from speclint.parsing.kinds import DocumentKind
@@ -129,6 +130,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             validator = corpus.references.validator_at(validator_class, uri)
         except _UNCHECKED:
             continue
+        # the enum's failing members, with their values, by the keyword they break: one
+        # finding each (`_members`)
+        members: dict[str, list[tuple[Finding, Any]]] = {}
         for keyword, pointer, value in values:
             errors = _errors(validator, value)
             if not errors or default_by_convention(keyword, value, errors[0]):
@@ -139,7 +143,12 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                     placeholders.append(pointer)
                     continue
                 errors = real
-            found.append(_finding(document, schema, keyword, pointer, value, errors[0]))
+            finding = _finding(document, schema, keyword, pointer, value, errors[0])
+            if keyword == "enum":
+                members.setdefault(str(errors[0].validator), []).append((finding, value))
+            else:
+                found.append(finding)
+        found += [_members(group) for group in members.values()]
     if placeholders:
         found.append(_placeholder_defaults(document, placeholders))
     return found
@@ -235,6 +244,27 @@ def _finding(
         document.location(pointer),
         related=(document.location(at, note=f"the `{broken or 'schema'}` it breaks"),),
         key=pointer,
+    )
+
+
+def _members(found: list[tuple[Finding, Any]]) -> Finding:
+    """The failing members of one ``enum``: one mistake made once per member (a list of
+    unquoted numbers, a ``maxLength`` too short for the longest names), so one finding, at the
+    first, the others related and its members."""
+    first, others = found[0][0], [f for f, _ in found[1:]]
+    if not others:
+        return first
+    also = tuple(
+        dataclasses.replace(f.location, note=f"{_shown(value)} fails the same way")
+        for f, value in found[1:]
+    )
+    failure, sep, advice = first.message.rpartition("; ")
+    more = f"{len(others)} more `enum` member{'s' if len(others) > 1 else ''}"
+    return dataclasses.replace(
+        first,
+        message=f"{failure} ({more} the same way, each a related location){sep}{advice}",
+        related=(*first.related, *also),
+        members=tuple(Member(f.location, f.key) for f, _ in found),
     )
 
 

@@ -304,11 +304,32 @@ CODES = yaml(
 
 
 def test_an_enum_its_own_type_rejects_is_one_finding(make_corpus: MakeCorpus) -> None:
-    # value-invalid reports each member at the member; the schema they leave empty is the
-    # same defect, not a second finding.
+    # value-invalid reports the members that break one keyword once, at the first, each of
+    # them a member (a waiver of one covers that one); the schema they leave empty is the same
+    # defect, not a second finding.
     root = make_corpus({"api/openapi.yaml": NUMERIC_CODES})
-    assert len(run_rule(root, "value-invalid")) == 2
+    [finding] = run_rule(root, "value-invalid")
+    assert "(1 more `enum` member the same way" in finding.message
+    assert [m.location.pointer for m in finding.members] == [
+        "/paths/~1bills/get/parameters/0/schema/enum/0",
+        "/paths/~1bills/get/parameters/0/schema/enum/1",
+    ]
     assert run_rule(root, "unsatisfiable-schema") == []
+
+
+def test_enum_members_breaking_different_keywords_are_told_apart(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/code.json": schema_text(
+            "https://example.org/code.json",
+            type="string",
+            maxLength=3,
+            enum=["abc", "toolong", 4, 5],
+        )
+    }
+    found = run_rule(make_corpus(files), "value-invalid")
+    assert sorted(f.location.pointer or "" for f in found) == ["/enum/1", "/enum/2"]
 
 
 def test_an_unquoted_number_in_a_string_enum_is_told_to_be_quoted(
