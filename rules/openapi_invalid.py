@@ -43,10 +43,10 @@ Options
     None.
 
 Limitations
-    A release the validator ships no schema for (Swagger 1.2, a later 3.x), a fragment with no
-    ``info``, and a document deeper than the validator's stack are listed as not checked,
-    never errors; so is a SwaggerHub domain's missing ``paths``. A document the validator
-    cannot run on is one finding at its root.
+    A release with no shipped schema (Swagger 1.2, a later 3.x), a fragment with no ``info``,
+    a document deeper than the validator's stack, a SwaggerHub domain's missing ``paths`` and a
+    template's member left empty over a marker a build's ``sed`` fills are listed as not
+    checked, never errors. A document the validator cannot run on is one finding at its root.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ READS = "document"
 # the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
 # builds it then.
 NEEDS_INDEXES = False
-FACTS = ("merges", "references")  # speclint.analyses.context
+FACTS = ("merges", "provenance", "references")  # speclint.analyses.context
 # The ways to a finding (speclint.run.preview, ``openapi_validation.HEURISTICS``): the document
 # as its bundle reads, judged by the validator (a declared tie: it guesses nothing); each part
 # of another file its structure reaches by `$ref`, judged in the role of the place that names

@@ -137,6 +137,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "SwaggerHub domain (a library of components) not required to have `paths`",
         "SwaggerHub domains (libraries of components) not required to have `paths`",
     ),
+    "build-placeholder": (
+        "member left empty for a build script to fill (a marker comment), not judged",
+        "members left empty for a build script to fill (marker comments), not judged",
+    ),
     "external-schema": (
         "schema named by file name from a schema set the documentation links, not in the repository",
         "schemas named by file name from schema sets the documentation links, not in the repository",

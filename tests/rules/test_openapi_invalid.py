@@ -239,6 +239,35 @@ def test_a_swagger_2_tuple_items_list_is_no_error_but_its_schemas_are_judged(
     assert [f.location.pointer for f in found] == ["/definitions/Pair/items/1/minimum"]
 
 
+TEMPLATE = """\
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses: {"200": {description: ok}}
+components:
+  responses:
+    #REF_SHARED_RESPONSES
+"""
+
+
+@pytest.mark.parametrize("scripted", [True, False])
+def test_a_member_left_empty_over_a_marker_the_build_fills_is_the_builds(
+    make_corpus: MakeCorpus, scripted: bool
+) -> None:
+    """A template's `responses:` over only `#REF_SHARED_RESPONSES`, which the build's `sed`
+    replaces by a file's text, is no defect of the template: a note of what was not judged.
+    Without a build line naming the marker it is an empty member, an error."""
+    build = "sed -e '/#REF_SHARED_RESPONSES/{r src/responses.yml' -e 'd}' src/api.yml > api.yml\n"
+    files: dict[str, str | bytes] = {"src/api.yml": TEMPLATE}
+    if scripted:
+        files["scripts/build.sh"] = "#!/bin/sh\n" + build
+    found = run_rule(make_corpus(files), "openapi-invalid")
+    assert [f.coverage for f in found] == (["build-placeholder"] if scripted else [None])
+    assert found[0].location.pointer == "/components/responses"
+
+
 def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:

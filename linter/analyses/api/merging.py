@@ -108,6 +108,9 @@ class Merges:
     # the pieces a merge step of the repository's own assembles (:func:`built_sources`): each
     # API document under the folder it reads -> the command line that says so
     built: dict[str, str] = field(default_factory=dict)
+    # the marker comments a build line replaces by a file's text (`sed '/#REF_PATHS/{r
+    # paths.yml' -e 'd}' api.yml`): each marker (no `#`) -> the file of that line (:func:`markers`)
+    markers: dict[str, str] = field(default_factory=dict)
 
     def partners(self, path: str) -> list[str]:
         """The other files ``path`` is merged with (in every merge it is part of)."""
@@ -178,7 +181,28 @@ def merges(corpus: Corpus) -> Merges:
         and isinstance(corpus.documents[path].data, dict)
         and "info" not in corpus.documents[path].data
     )
-    return Merges(dict(sorted(found.items())), into, partial, built_sources(corpus))
+    return Merges(
+        dict(sorted(found.items())), into, partial, built_sources(corpus), markers(corpus)
+    )
+
+
+# A sed address naming a comment (`/#REF_COMMON_PATHS/`) on a line whose command reads a file in
+# its place (`{r part.yml`, `r part.yml`): the template's marker, filled by the build.
+_SED = re.compile(r"(?:^|[\s|;&(])sed\s")
+_SED_MARKER = re.compile(r"/#([A-Za-z_][\w.-]{3,})/\s*\{?\s*r\s")
+
+
+def markers(corpus: Corpus) -> dict[str, str]:
+    """The marker comments the repository's build replaces by a file's text, each with the
+    build file that does (the first, in path order): a member left empty over one in a
+    template (``responses:`` then ``#REF_RESPONSES``) is the build's to fill, not a defect."""
+    found: dict[str, str] = {}
+    for commands in command_files(corpus):
+        for line in commands.lines:
+            if _SED.search(line):
+                for marker in _SED_MARKER.findall(line):
+                    found.setdefault(marker, commands.path)
+    return found
 
 
 # --- evidence: build commands ------------------------------------------------------------------

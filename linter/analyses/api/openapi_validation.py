@@ -42,7 +42,7 @@ from speclint.analyses.api.inlining import (
     schema_map_refs,
 )
 from speclint.analyses.api.merging import build_source_note, fragment_note
-from speclint.analyses.context import Context
+from speclint.analyses.context import Context, UndeclaredFact
 from speclint.analyses.schemas.references import CORPUS_BASE, file_uri
 from speclint.analyses.schemas.schema_objects import (
     openapi_schema_roots,
@@ -65,6 +65,7 @@ from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
+    holds_pointer,
     join_pointer,
     pointer_within,
     resolve_pointer,
@@ -152,6 +153,8 @@ def openapi_findings(corpus: Context, document: Document) -> list[Finding]:
             found += _dialect_findings(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
+    except UndeclaredFact:
+        raise  # speclint's own mistake (a fact the rule does not declare), never the document's
     except Exception as error:
         # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
         # or a truncated document without `paths`, raises instead of reporting.
@@ -254,6 +257,10 @@ def _validate(
                 if inlined:  # the file it names is missing: that is worth fixing
                     yield inlined[0]
                 continue
+            marker = _build_marker(corpus, holder, pointer) if judged else None
+            if marker is not None and specific.instance is None:
+                yield _placeholder_note(holder, pointer, *marker)
+                continue
             missing_paths = pointer == "" and message.startswith('"paths" is a required')
             if missing_paths and holder is document and _docs_only(document.data):
                 yield _docs_only_notice(document, message)
@@ -317,6 +324,8 @@ def _validate(
         return
     except RecursionError:
         yield _too_deep(document)
+    except UndeclaredFact:
+        raise  # speclint's own mistake (a fact the rule does not declare), never the document's
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
@@ -1010,6 +1019,44 @@ def _domain_evidence(corpus: Context, document: Document) -> str | None:
         if _DOMAIN_COMMENT.match(line):
             return f"its comment: `{line.strip()[:80]}`"
     return None
+
+
+def _build_marker(corpus: Context, holder: Document, pointer: str) -> tuple[str, str] | None:
+    """The marker comment a member left empty holds (``responses:`` over ``#REF_RESPONSES``)
+    when a build script of the repository names it (``sed '/#REF_RESPONSES/{r part.yml' -e
+    'd}'`` fills it in), with that script: the file is a template, that member the build's."""
+    if not pointer or resolve_pointer(holder.data, pointer) is not None or not holder.text:
+        return None
+    made = corpus.provenance.get(holder.path)
+    for source in (*made.sources, *made.inputs) if made is not None else ():
+        # a bundle of the template (`swagger-cli bundle src/cloud.yml`) keeps the empty member,
+        # not the comment: the template's marker says whose it is
+        written = corpus.documents.get(source)
+        if written is not None and written.usable and holds_pointer(written.data, pointer):
+            found = _build_marker(corpus, written, pointer)
+            if found is not None:
+                return found
+    line = holder.location(pointer).line
+    following = [text.strip() for text in holder.text.splitlines()[line : line + 3]]
+    comment = next((text for text in following if text), "")
+    marker = comment.lstrip("#").strip()
+    if not comment.startswith("#") or len(marker) < 4 or " " in marker:
+        return None
+    script = corpus.merges.markers.get(marker)
+    return (marker, script) if script is not None else None
+
+
+def _placeholder_note(holder: Document, pointer: str, marker: str, script: str) -> Finding:
+    """A member a build script fills in: what the run did not judge (coverage)."""
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`{pointer}` holds only the marker `#{marker}`, which {script} fills in: judged in the "
+        "document the build writes, not here",
+        holder.location(pointer),
+        key=f"build-placeholder:{pointer}",
+        coverage="build-placeholder",
+    )
 
 
 def _domain_note(document: Document, evidence: str) -> Finding:
