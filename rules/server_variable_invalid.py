@@ -3,9 +3,11 @@
 What it does
     In an OpenAPI 3 document, for each Server Object (the document's ``servers``, a path
     item's or an operation's, in the file it is written in) reports each ``{name}`` in the
-    ``url`` that ``variables`` does not define, as an error at the URL; and each variable whose
-    ``default`` is not among its ``enum`` values, at the default (an error from OpenAPI 3.1, a
-    warning in 3.0), and, in 3.0, an empty ``enum`` (a warning).
+    ``url`` that ``variables`` does not define, and a URL that is no URL once each variable
+    takes its default or an ``enum`` value (``https://host:<port>/``: RFC 3986), as errors;
+    a variable the URL writes bare (``protocol://`` beside an unused ``protocol``), a warning;
+    each ``default`` not among its ``enum`` values (an error from OpenAPI 3.1, a warning in
+    3.0); and, in 3.0, an empty ``enum`` (a warning).
 
 Why is this bad?
     A server URL is a template whose "variable substitutions will be made when a variable is
@@ -42,7 +44,7 @@ Options
     None.
 
 Limitations
-    A variable defined and not used in the URL is style: not reported. An empty ``enum`` in 3.1
+    A variable defined and not used in the URL, nor named in it bare, is style: not reported. An empty ``enum`` in 3.1
     and later is ``openapi-invalid``'s (its schema refuses it). Swagger 2.0's ``host`` and
     ``basePath`` have no variables.
 """
@@ -99,7 +101,11 @@ def _server(
     variables = server.get("variables")
     defined = variables if isinstance(variables, dict) else {}
     if isinstance(url, str):
-        for name in dict.fromkeys(_VARIABLE.findall(url)):
+        used = dict.fromkeys(_VARIABLE.findall(url))
+        if all(name in defined for name in used):
+            yield from _not_a_url(file, at, url, defined)
+        yield from _unbraced(file, at, url, defined, used)
+        for name in used:
             if name in defined:
                 continue
             known = ", ".join(f"`{n}`" for n in defined) or "none"
@@ -143,4 +149,88 @@ def _server(
                 file.location(join_pointer(here, "default")),
                 related=(file.location(join_pointer(here, "enum"), note="the allowed values"),),
                 key=f"{here}:default",
+            )
+
+
+# What RFC 3986 lets a URI reference hold (§2: unreserved, reserved and `%` of a percent-
+# encoding); a character past ASCII is an IRI's (RFC 3987) and let be.
+_URI_CHARACTER = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]|[^\x00-\x7f]")
+_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_AUTHORITY = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//([^/?#]*)")
+_EXPANSIONS = 3  # invalid expansions a message lists
+
+
+def _not_a_url(file: Document, at: str, url: str, defined: dict[str, Any]) -> Iterator[Finding]:
+    """The URL, each variable given its default or one of its ``enum`` values (the others
+    their defaults), that is no URI reference: a character RFC 3986 does not allow (a
+    placeholder written ``<port>``), a ``%`` that encodes nothing, a port that is no number."""
+    values: dict[str, list[str]] = {}
+    for name, variable in defined.items():
+        if not isinstance(variable, dict):
+            continue
+        default, enum = variable.get("default"), variable.get("enum")
+        choices = [default, *(enum if isinstance(enum, list) else ())]
+        values[str(name)] = list(dict.fromkeys(str(v) for v in choices if isinstance(v, str)))
+    expansions = [_expanded(url, {n: v[0] for n, v in values.items() if v})]
+    for name, choices in values.items():
+        for choice in choices[1:]:
+            given = {n: v[0] for n, v in values.items() if v} | {name: choice}
+            expansions.append(_expanded(url, given))
+    bad = [(e, why) for e in dict.fromkeys(expansions) if (why := _url_defect(e)) is not None]
+    if not bad:
+        return
+    listed = ", ".join(f"`{e}`" for e, _ in bad[:_EXPANSIONS])
+    more = f" and {len(bad) - _EXPANSIONS} more" if len(bad) > _EXPANSIONS else ""
+    substituted = "" if url == bad[0][0] else f", its variables substituted ({listed}{more}),"
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"server URL `{url}`{substituted} is no URL: {bad[0][1]}; clients cannot "
+        "send a request to it. Write a placeholder as a server variable (`{port}`, with a "
+        "`default` in `variables`), or the value itself",
+        file.location(join_pointer(at, "url")),
+        related=(file.location(at, note="the Server Object"),),
+        key=f"{at}:not-a-url",
+    )
+
+
+def _expanded(url: str, given: dict[str, str]) -> str:
+    return _VARIABLE.sub(lambda m: given.get(m.group(1), m.group(0)), url)
+
+
+def _url_defect(url: str) -> str | None:
+    """What makes ``url`` no URI reference (RFC 3986 §4.1), or None."""
+    for character in url:
+        if not _URI_CHARACTER.fullmatch(character):
+            return f"`{character}` is not allowed in a URL (RFC 3986 §2)"
+    if _PERCENT.search(url):
+        return "a `%` not followed by two hexadecimal digits (RFC 3986 §2.1)"
+    authority = _AUTHORITY.match(url)
+    host = authority.group(1).rpartition("@")[2] if authority else ""
+    if not host.startswith("["):  # an IPv6 literal's colons are no port's (§3.2.2)
+        _, colon, port = host.rpartition(":")
+        if colon and not port.isdigit() and port:
+            return f"the port `{port}` is no number (RFC 3986 §3.2.3)"
+    return None
+
+
+def _unbraced(
+    file: Document, at: str, url: str, defined: dict[str, Any], used: dict[str, None]
+) -> Iterator[Finding]:
+    """Each defined variable the URL does not use in braces and writes bare
+    (``protocol://host`` beside a ``protocol`` variable): the braces were left off, so the URL
+    holds the name itself and the variable's values never reach it."""
+    for name in defined:
+        if not isinstance(name, str) or not name or name in used:
+            continue
+        if re.search(rf"(?<![\w{{]){re.escape(name)}(?![\w}}])", url):
+            yield Finding(
+                ID,
+                Severity.WARNING,
+                f"server URL `{url}` writes `{name}` without braces, and its server variable "
+                f"`{name}` is used nowhere: the URL holds the name itself, and the variable's "
+                f"values never reach it; write `{{{name}}}` in the URL",
+                file.location(join_pointer(join_pointer(at, "variables"), name)),
+                related=(file.location(join_pointer(at, "url"), note="the URL"),),
+                key=f"{at}:{name}:unbraced",
             )

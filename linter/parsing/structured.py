@@ -200,31 +200,6 @@ def follow_local(data: Any, node: Any, pointer: str = "") -> tuple[str, Any]:
     return pointer, None
 
 
-def written_pointer(data: Any, pointer: str) -> str:
-    """Where the node a validator reached at ``pointer`` is written: the path a validator walks
-    goes through local ``$ref``\\s (``/paths/~1a/get/responses/200/schema/properties/x``), the
-    value is written at their targets (``/definitions/A/properties/x``). A member written beside
-    a ``$ref`` is its own place, and a node that is only a ``$ref`` is its target's (but one that
-    names what contains it); a path that leaves the data, or a reference that leads nowhere,
-    gives ``pointer`` back."""
-    node, at = data, ""
-    for token in split_pointer(pointer):
-        if isinstance(node, dict) and token not in node and "$ref" in node:
-            at, node = follow_local(data, node, at)
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return pointer
-        at = join_pointer(at, token)
-    if isinstance(node, dict) and list(node) == ["$ref"]:
-        target, value = follow_local(data, node, at)
-        # a reference to what contains it is the reference's own defect
-        return at if value is None or pointer_within(at, target) else target
-    return at
-
-
 # --- JSON ---------------------------------------------------------------------------------------
 
 _WS = re.compile(r"[ \t\n\r]*")

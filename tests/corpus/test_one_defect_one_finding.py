@@ -34,6 +34,54 @@ def test_a_misnamed_path_parameter_is_one_finding(make_corpus: MakeCorpus) -> No
     )
 
 
+def test_a_misnamed_path_parameter_of_a_path_item_file_is_reported_where_it_is_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The root names `/orgs/{orgId}/users` and keeps its path item in a file of its own, whose
+    operations declare `orgID`: the parameter is renamed there, so the finding is there (at
+    the operation, as Spectral and Redocly place it), with the template's key related."""
+    root = make_corpus(
+        {
+            "api/openapi.yaml": "openapi: 3.0.3\ninfo: {title: Orgs, version: '1.0.0'}\n"
+            "paths:\n  /orgs/{orgId}/users:\n    $ref: ./paths/org-users.yaml\n",
+            "api/paths/org-users.yaml": "get:\n  operationId: listOrgUsers\n  parameters:\n"
+            "    - {name: orgID, in: path, required: true, schema: {type: string}}\n"
+            "  responses:\n    '200': {description: the users}\n",
+        }
+    )
+    [finding] = run_rule(root, "openapi-invalid")
+    assert (finding.location.path, finding.location.line) == ("api/paths/org-users.yaml", 1)
+    assert finding.location.pointer == "/get"
+    assert "`orgID` is not in the template `/orgs/{orgId}/users`" in finding.message
+    [template] = finding.related
+    assert (template.path, template.line) == ("api/openapi.yaml", 4)
+
+
+def test_a_duplicate_operation_id_across_path_item_files_names_the_first(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Two path items kept in their own files give their operations one operationId: the
+    second is reported at its `operationId` in its file, the first related in its own."""
+    root = make_corpus(
+        {
+            "api/openapi.yaml": "openapi: 3.1.0\ninfo: {title: Shop, version: '1.0.0'}\n"
+            "paths:\n  /widgets:\n    $ref: paths/widgets.yaml\n"
+            "  /gadgets:\n    $ref: paths/gadgets.yaml\n",
+            "api/paths/widgets.yaml": "get:\n  operationId: list\n"
+            "  responses:\n    '200': {description: ok}\n",
+            "api/paths/gadgets.yaml": "get:\n  operationId: list\n"
+            "  responses:\n    '200': {description: ok}\n",
+        }
+    )
+    [finding] = run_rule(root, "openapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == (
+        "api/paths/gadgets.yaml",
+        "/get/operationId",
+    )
+    [first] = finding.related
+    assert (first.path, first.pointer) == ("api/paths/widgets.yaml", "/get/operationId")
+
+
 # --- a submodule not checked out: not checked, not broken ------------------------------------
 
 

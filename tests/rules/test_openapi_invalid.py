@@ -103,8 +103,9 @@ def test_a_generated_files_defect_its_source_has_is_reported_once(
         "dist/kennel-codegen.yaml": BAD_PATH_BUNDLED,
     }
     invalid = [f for f in findings(make_corpus(files)) if f["rule"] == "openapi-invalid"]
-    # The path parameter no operation declares is reported at the source, and once only.
-    assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
+    # The path parameter no operation declares is reported at the source, and once only: at
+    # the operation where it is written (its own file, which the root names by `$ref`).
+    assert [f["location"]["path"] for f in invalid] == ["specs/paths/dog.yaml"]
 
 
 def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_reads(
@@ -1043,3 +1044,34 @@ def test_an_error_the_document_already_has_is_not_the_overlay_s(make_corpus: Mak
     )
     assert run_rule(root, "overlay-breaks-document") == []
     assert run_rule(root, "openapi-invalid") != []
+
+
+def test_a_swagger_definitions_defect_two_operations_reach_is_reported_once_at_the_definition(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Swagger 2.0's validator follows a response schema's `$ref` into `definitions` and names
+    the defect by the operation's pointer, which the file does not have: it is written (and
+    fixed) at the definition, once, however many operations reach it."""
+    text = yaml_text(
+        """
+        swagger: '2.0'
+        info: {title: Kennel, version: 1.0.0}
+        paths:
+          /dogs:
+            get:
+              responses:
+                '200': {description: the dogs, schema: {$ref: '#/definitions/Dogs'}}
+          /puppies:
+            get:
+              responses:
+                '200': {description: the puppies, schema: {$ref: '#/definitions/Dogs'}}
+        definitions:
+          Dogs:
+            type: array
+            items: '#/definitions/Dog'
+        """
+    )
+    found = run_rule(make_corpus({"kennel.yaml": text}), "openapi-invalid")
+    [finding] = [f for f in found if f.severity is Severity.ERROR]
+    assert finding.location.pointer == "/definitions/Dogs/items"
+    assert finding.location.line == 15

@@ -99,3 +99,57 @@ def test_swagger_2_is_not_judged(make_corpus: MakeCorpus) -> None:
         "swagger: '2.0'\ninfo: {title: Runs, version: 1.0.0}\nhost: api.example.test\npaths: {}\n"
     )
     assert found(make_corpus({"api.yaml": text})) == []
+
+
+def test_a_placeholder_port_makes_every_substituted_url_no_url(make_corpus: MakeCorpus) -> None:
+    # `<port>` is a placeholder for the reader, not a server variable: every URL the variables
+    # give keeps it, and `<` is no URI character (RFC 3986 §2).
+    servers = (
+        "servers:\n  - url: '{scheme}://gateway.example.test:<port>/v1'\n"
+        "    variables:\n      scheme: {default: https, enum: [https, http]}\n"
+    )
+    [finding] = run_rule(
+        make_corpus({"api.yaml": api("3.0.3", servers)}), "server-variable-invalid"
+    )
+    assert (finding.location.pointer, finding.severity) == ("/servers/0/url", Severity.ERROR)
+    assert "`https://gateway.example.test:<port>/v1`" in finding.message
+    assert "`http://gateway.example.test:<port>/v1`" in finding.message
+    assert "`<` is not allowed" in finding.message
+
+
+def test_a_variable_value_that_breaks_the_url_is_reported(make_corpus: MakeCorpus) -> None:
+    # The template is a URL; the default of `port` is not a port (RFC 3986 §3.2.3).
+    servers = (
+        "servers:\n  - url: https://gateway.example.test:{port}/v1\n"
+        "    variables:\n      port: {default: PORT}\n"
+    )
+    [finding] = run_rule(
+        make_corpus({"api.yaml": api("3.1.0", servers)}), "server-variable-invalid"
+    )
+    assert "the port `PORT` is no number" in finding.message
+
+
+def test_urls_relative_ipv6_and_international_hosts_are_urls(make_corpus: MakeCorpus) -> None:
+    servers = (
+        "servers:\n  - url: /api/v2\n  - url: 'http://[::1]:8080/v1'\n"
+        "  - url: https://bücher.example.test/v1%20beta\n"
+        "  - url: https://{host}:{port}/\n    variables:\n"
+        "      host: {default: api.example.test}\n      port: {default: '8443', enum: ['8443', '443']}\n"
+    )
+    assert found(make_corpus({"api.yaml": api("3.1.0", servers)})) == []
+
+
+def test_a_variable_named_bare_in_its_url_lost_its_braces(make_corpus: MakeCorpus) -> None:
+    # `protocol://...` beside a `protocol` variable the URL never uses: the scheme is the name.
+    servers = (
+        "servers:\n  - url: protocol://gateway.example.test/v1\n"
+        "    variables:\n      protocol: {default: https, enum: [https, http]}\n"
+    )
+    [finding] = run_rule(
+        make_corpus({"api.yaml": api("3.0.3", servers)}), "server-variable-invalid"
+    )
+    assert (finding.location.pointer, finding.severity) == (
+        "/servers/0/variables/protocol",
+        Severity.WARNING,
+    )
+    assert "write `{protocol}` in the URL" in finding.message

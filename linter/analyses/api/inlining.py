@@ -118,6 +118,61 @@ def corpus_target(
     return None if node is None else (target, where[1], node)
 
 
+def written_at(corpus: Context, view: InlinedView, pointer: str) -> tuple[Document, str]:
+    """The file and pointer where what is at ``pointer`` of the view is written, through the
+    ``$ref``\\s the view inlined (:meth:`InlinedView.locate`) and through those it keeps because
+    the specification allows them there and a validator follows them: a path item kept in its
+    own file (OpenAPI 3.1.1 §4.8.9.1 ``$ref``), a parameter or response component, a Swagger
+    2.0 schema's ``definitions``. A check that follows them (the library's path parameters and
+    duplicate operationIds, Swagger 2.0's schema validation) names a pointer of the root
+    document that passes through such a ``$ref``; what it judges is written at the target,
+    and the finding goes there, once however many places reach it. A ``$ref`` that does not
+    resolve in the corpus ends the walk (``unresolved-ref``'s), at the object holding it."""
+    holder, at = view.locate(pointer)
+    for _ in range(ROUNDS):
+        tokens = split_pointer(at)
+        node: Any = holder.data
+        for index, token in enumerate(tokens):
+            if isinstance(node, dict) and token not in node and isinstance(node.get("$ref"), str):
+                target = corpus_target(corpus, holder, _joined(tokens[:index]))
+                if target is None:
+                    return holder, _joined(tokens[:index])
+                holder, at = target[0], _joined(split_pointer(target[1]) + tokens[index:])
+                break
+            node = _step(node, token)
+            if node is None:
+                return holder, at
+        else:
+            # A node that is only a `$ref` (a shared parameter) is judged as its target: an
+            # error the library places at it is the target's, but a reference to what holds
+            # it (a loop) is its own.
+            # One the view left uninlined (past its budget, or missing) is said as itself.
+            alone = list(node) == ["$ref"] if isinstance(node, dict) else False
+            if alone and isinstance(node["$ref"], str) and pointer not in view.left:
+                target = corpus_target(corpus, holder, at)
+                if target is not None and not (
+                    target[0] is holder and pointer_within(at, target[1])
+                ):
+                    return target[0], target[1]
+            return holder, at
+    return holder, at
+
+
+def _step(node: Any, token: str) -> Any:
+    if isinstance(node, dict):
+        return node.get(token)
+    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        return node[int(token)]
+    return None
+
+
+def _joined(tokens: Iterable[str]) -> str:
+    pointer = ""
+    for token in tokens:
+        pointer = join_pointer(pointer, token)
+    return pointer
+
+
 def inline_misplaced(
     corpus: Context,
     document: Document,

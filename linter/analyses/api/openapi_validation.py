@@ -40,6 +40,7 @@ from speclint.analyses.api.inlining import (
     inline_merged,
     misplaced_refs_of,
     schema_map_refs,
+    written_at,
 )
 from speclint.analyses.api.merging import build_source_note, fragment_note
 from speclint.analyses.context import Context, UndeclaredFact
@@ -70,7 +71,6 @@ from speclint.parsing.structured import (
     pointer_within,
     resolve_pointer,
     split_pointer,
-    written_pointer,
 )
 
 ID = "openapi-invalid"
@@ -210,6 +210,12 @@ def _validate(
     validator = validator_cls(view.data, base_uri=file_uri(document.path))
     seen: set[tuple[str, str, str]] = set()
     left_said: set[str] = set()
+    # Errors placed through a `$ref` the view keeps (``written_at``), the first of each place:
+    # Swagger 2.0's validator judges a definition where it is written and again through each
+    # schema's `$ref` to it, each time by another branch of its schema (another message);
+    # said where it is written, the defect is one finding.
+    direct: set[tuple[str, str]] = set()
+    through: dict[tuple[str, str], Finding] = {}
     # An operation's path parameters the library could not match, by the operation's pointer:
     # a misnamed one is reported from both sides, the template's `{name}` and the parameter,
     # and is one defect (issue 45, item 7).
@@ -242,13 +248,19 @@ def _validate(
             key = message_key(specific) if judged else str(specific)
             related: tuple[Location, ...] = ()
             at_left = ""
+            relocated = False  # placed through a `$ref` the view keeps
+            # The pointer as the library names it, in the root document's terms (a misnamed
+            # path parameter's template is read from it).
+            named_at = pointer
             if holder is document:
                 at_left = pointer if pointer in view.left else ""
-                pointer, related = _second_of_pair(view, specific, pointer)
-                holder, pointer = view.locate(pointer)  # in the file it was inlined from
-                # The library walks through the document's `$ref`s (a Swagger 2.0 definition
-                # reached from each response using it): said once, where it is written.
-                pointer = written_pointer(holder.data, pointer)
+                pointer, related = _second_of_pair(corpus, view, specific, pointer)
+                named_at = pointer
+                # In the file it is written in: inlined from, or reached by a `$ref` the
+                # library followed (a path item kept in its own file).
+                inlined_from, at = view.locate(pointer)
+                holder, pointer = written_at(corpus, view, pointer)
+                relocated = (holder.path, pointer) != (inlined_from.path, at)
             if (holder.path, pointer, message) in seen:
                 continue
             seen.add((holder.path, pointer, message))
@@ -310,23 +322,32 @@ def _validate(
             if named is not None:
                 conventions.setdefault((holder.path, pointer), []).append((named, holder, finding))
                 continue
-            unresolved = _UNRESOLVED_PARAMETER.match(message) if holder is document else None
+            unresolved = _UNRESOLVED_PARAMETER.match(message)
             if unresolved and not kind and type(specific).__name__ == "UnresolvableParameterError":
-                unmatched.setdefault(pointer, []).append((unresolved.group(1), finding))
+                unmatched.setdefault(named_at, []).append((unresolved.group(1), finding))
                 continue
+            if relocated:
+                through.setdefault((holder.path, pointer), finding)
+                continue
+            direct.add((holder.path, pointer))
             yield finding
         for pointer, found in unmatched.items():
-            yield from _misnamed(document, pointer, found)
+            yield from _misnamed(document, view, pointer, found)
+        yield from (finding for place, finding in through.items() if place not in direct)
         for (_, pointer), keys in conventions.items():
             yield _one_convention(pointer, keys)
     except Unresolvable:
-        # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check.
+        # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check,
+        # and what was found through a `$ref` is still said.
+        yield from (finding for place, finding in through.items() if place not in direct)
         return
     except RecursionError:
+        yield from (finding for place, finding in through.items() if place not in direct)
         yield _too_deep(document)
     except UndeclaredFact:
         raise  # speclint's own mistake (a fact the rule does not declare), never the document's
     except Exception as error:
+        yield from (finding for place, finding in through.items() if place not in direct)
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
 
@@ -1077,11 +1098,13 @@ _UNRESOLVED_PARAMETER = re.compile(r'Path parameter "([^"]+)" for "[^"]+" operat
 
 
 def _misnamed(
-    document: Document, pointer: str, found: list[tuple[str, Finding]]
+    document: Document, view: InlinedView, pointer: str, found: list[tuple[str, Finding]]
 ) -> Iterator[Finding]:
-    """The library's unmatched path parameters of one operation: a `{name}` of the template
-    with no parameter and a parameter the template does not name are one misnamed parameter,
-    one finding; anything else as the library said it."""
+    """The library's unmatched path parameters of one operation (``pointer``, in the root
+    document's terms): a `{name}` of the template with no parameter and a parameter the
+    template does not name are one misnamed parameter, one finding, at the operation where it
+    is written, with the template's path key related when that is in another file; anything
+    else as the library said it."""
     template = unquote(split_pointer(pointer)[1]) if len(split_pointer(pointer)) > 1 else ""
     named = set(re.findall(r"\{([^{}]+)\}", template))
     in_template = [(n, f) for n, f in found if n in named]
@@ -1090,11 +1113,19 @@ def _misnamed(
         yield from (f for _, f in found)
         return
     (wanted, first), (given, _) = in_template[0], declared[0]
+    key_at = join_pointer("/paths", template)
+    holder, written = view.locate(key_at)  # the Paths Object may be kept in its own file
+    related = (
+        ()
+        if first.location.path == holder.path
+        else (holder.location(written, note="the template"),)
+    )
+    at = first.location.pointer or pointer
     yield Finding(
         ID,
         SEVERITY,
         headed(
-            f"{pointer}: the path parameter `{given}` is not in the template `{template}`, whose "
+            f"{at}: the path parameter `{given}` is not in the template `{template}`, whose "
             f"`{{{wanted}}}` has no parameter",
             f"; rename the parameter to `{wanted}` (or the template's `{{{wanted}}}` to "
             f"`{{{given}}}`): a path parameter's name is the template's, as OpenAPI "
@@ -1102,6 +1133,7 @@ def _misnamed(
             f"the path parameter `{given}` is not in the template, whose `{{{wanted}}}` has none",
         ),
         first.location,
+        related=related,
         key=first.key,
     )
 
@@ -1167,7 +1199,7 @@ def _unresolvable_stops_here(errors: Iterator[Any]) -> Iterator[Any]:
 
 
 def _second_of_pair(
-    view: InlinedView, error: Any, pointer: str
+    corpus: Context, view: InlinedView, error: Any, pointer: str
 ) -> tuple[str, tuple[Location, ...]]:
     """A uniqueness error, at the repetition, with the first occurrence as related.
 
@@ -1175,8 +1207,9 @@ def _second_of_pair(
     parameter 'x'" at a ``parameters`` list and "Duplicate tag name 'x'" at ``tags``; the finding
     goes to the repeated name itself, and the first one is named (OpenAPI 3.1 §4.8.10:
     operationIds are unique among all operations; §4.8.12 and §4.8.22: parameter and tag names).
-    Pointers are the view's (an operation inlined from its own file is read there); the first
-    occurrence is placed in the file it is written in.
+    Pointers are the view's (an operation inlined from its own file, or a path item the library
+    reached by its `$ref`, is read where it is written: ``written_at``); the first occurrence is
+    placed in the file it is written in.
     """
     # Deferred: openapi-spec-validator (see openapi_findings).
     from openapi_spec_validator.validation.exceptions import (
@@ -1185,19 +1218,25 @@ def _second_of_pair(
     )
 
     def first(at: str) -> tuple[Location, ...]:
-        holder, written = view.locate(at)
+        holder, written = written_at(corpus, view, at)
         return (holder.location(written, note="first occurrence"),)
+
+    def node(at: str) -> Any:  # what is at `at`, its own `$ref` followed too
+        holder, written = written_at(corpus, view, at)
+        value = resolve_pointer(holder.data, written)
+        target = corpus_target(corpus, holder, written) if isinstance(value, dict) else None
+        return value if target is None else target[2]
 
     message = str(getattr(error, "message", ""))
     if isinstance(error, DuplicateOperationIDError):
         name = _quoted(message)
         here = join_pointer(pointer, "operationId")
-        for at in _operation_id_pointers(view.data, name):
+        for at in _operation_id_pointers(view.data, name, node):
             if at != here:
                 return here, first(at)
             break
         return here, ()
-    entries = resolve_pointer(view.data, pointer)
+    entries = node(pointer)
     if isinstance(entries, list) and (
         isinstance(error, ParameterDuplicateError) or message.startswith("Duplicate tag name")
     ):
@@ -1220,10 +1259,14 @@ def _quoted(message: str) -> str:
     return message[start + 1 : end] if 0 <= start < end else ""
 
 
-def _operation_id_pointers(data: Any, name: str) -> Iterator[str]:
-    """Where operations declare ``operationId: name``, in document order (the library's order)."""
+def _operation_id_pointers(data: Any, name: str, node: Callable[[str], Any]) -> Iterator[str]:
+    """Where operations declare ``operationId: name``, in document order (the library's order);
+    a path item kept in its own file is read there (``node``: what is at a pointer of the
+    view, where it is written)."""
     paths = data.get("paths") if isinstance(data, dict) else None
     for route, item in (paths or {}).items() if isinstance(paths, dict) else ():
+        if isinstance(item, dict) and "$ref" in item:
+            item = node(join_pointer("/paths", route))
         if not isinstance(item, dict):
             continue
         for method, operation in item.items():
