@@ -139,6 +139,26 @@ def test_one_definition_in_draft_04_and_2020_12_spelling_is_one_shape(
     assert "amount" in drift.message
 
 
+def test_nullable_outside_openapi_30_is_no_difference_between_copies(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`nullable: true` constrains nothing outside OpenAPI 3.0 (3.1 and JSON Schema dropped it;
+    oas30-leftover reports it): a copy that keeps it accepts the same values, no drift. A
+    `"null"` in the `type` is a real difference."""
+    amount = {"type": "number"}
+    for other, drift in (
+        ({**amount, "nullable": True}, False),
+        ({"type": ["number", "null"]}, True),
+    ):
+        root = make_corpus(
+            {
+                "schemas/one.json": price(DRAFT_2020, amount, "$defs"),
+                "schemas/two.json": price(DRAFT_2020, other, "$defs"),
+            }
+        )
+        assert bool(run_rule(root, "copy-drift")) is drift, other
+
+
 def _at(data: Any, pointer: str) -> Any:
     for token in pointer.strip("/").split("/"):
         data = data[token]

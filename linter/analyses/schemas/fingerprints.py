@@ -38,7 +38,7 @@ from speclint.analyses.schemas.references import ref_sites
 from speclint.analyses.schemas.shapes import Site, follow_once, resolve, use_sites
 from speclint.analyses.units import kept_with_page
 from speclint.model.corpus import Document
-from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
+from speclint.parsing.dialects import dialect_at, dialect_of_schema, has_nullable, modern
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, split_pointer
 from speclint.parsing.versions import UNRELEASED_KEY, development_version, order_key
@@ -117,6 +117,8 @@ def normalise(corpus: Context, site: Site, depth: int = 0, dialect: str | None =
     for key in sorted(node):
         if key in IGNORED or key.startswith("x-"):
             continue
+        if key == "nullable" and not has_nullable(dialect):
+            continue  # no keyword outside OpenAPI 3.0 (oas30-leftover's): it constrains nothing
         value = node[key]
         at = join_pointer(site.pointer, reading.source(key))
         if key == "$ref":
