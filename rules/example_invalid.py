@@ -1947,7 +1947,7 @@ def _json_text_in_api(
         return [], ""
     # Framed as an object's or an array's text, whether or not it parses: a string all the same.
     shown = _FRAMED.get((value.strip()[:1], value.strip()[-1:]))
-    if shown is None:
+    if shown is None or _TEMPLATE.search(value):
         return [], ""
     errors = [e for e in _errors(validator, value) if _rejects_strings(explain(e))]
     types = [t for e in errors for t in _types_of(explain(e)) if t in ("object", "array")]
@@ -1958,6 +1958,9 @@ def _json_text_in_api(
 
 
 _FRAMED = {("{", "}"): "object", ("[", "]"): "array"}
+# A mock server's response template (Microcks' `{"id": "{{ uuid() }}"}`): text the server renders
+# for each request, not the value of one example.
+_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 
 
 # The schema of a JSON media type's example (`content: {application/problem+json: {schema}}`),

@@ -865,6 +865,8 @@ paths:
               examples:
                 two:
                   value: "{\\n  \\"accounts\\": [\\n    {\\"id\\": \\"a-1\\"},\\n  ]\\n}\\n"
+                templated:
+                  value: "{\\n  \\"accounts\\": [{\\"id\\": \\"{{ uuid() }}\\"}]\\n}"
             application/xml:
               schema: {$ref: '#/components/schemas/Balances'}
               example: "<balances> <account id='a-1'/> <account id='a-2'/> </balances>"
@@ -883,8 +885,9 @@ components:
 def test_json_text_in_a_json_media_type_example_is_reported(make_corpus: MakeCorpus) -> None:
     """A JSON media type's example is the value (OpenAPI 3.1.0 §4.8.19.1: a string only for
     media types JSON cannot represent): its JSON text is a string where an object goes, parsed
-    or not; an XML media type's string is how its example is written, and an object's text
-    where an array goes is a string all the same."""
+    or not; an XML media type's string is how its example is written, a mock server's template
+    (Microcks' ``{{ uuid() }}``) is rendered per request, and an object's text where an array
+    goes is a string all the same."""
     found = {
         f["location"]["pointer"]: f for f in findings(make_corpus({"api/openapi.yml": MEDIA_TEXT}))
     }
