@@ -67,6 +67,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.api.api_definitions import component_name
 from speclint.analyses.api.api_examples import (
+    SCHEMA_REF,
     ApiExample,
     Unfollowed,
     api_examples,
@@ -555,7 +556,9 @@ def _kept_apart_finding(group: list[tuple[ApiExample, list[ValidationError]]]) -
     ]
     return Finding(
         ID,
-        SEVERITY,
+        # A schema's own example (`example: {$ref}` in a schema written in place) is a warning,
+        # as in the document (`_schemas_own`): JSON Schema only recommends that it validate.
+        Severity.WARNING if example.how == SCHEMA_REF else SEVERITY,
         within(
             f"{failure}; it fails the schema of {places} (`{holder}`): {fix}",
             f"{failure}; it fails the schema of {places} (a related location): {fix}",
