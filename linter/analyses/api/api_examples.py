@@ -4,7 +4,8 @@ An API document is often split (the layout Redocly and swagger-cli bundle): the 
 refers by ``$ref`` to path-item, response, request-body and parameter files, and to example files,
 from an ``examples`` entry (a Reference Object, or an Example Object's ``externalValue``: "A URI
 that identifies the literal example", OpenAPI 3.1.1 §4.8.19.1) or from a media type's ``example``
-written as ``{$ref: ./examples/job.json}`` (a bundler replaces it by the file). Such an example is
+written as ``{$ref: ./examples/job.json}``, or that of a schema written in place in a media type
+(a bundler replaces it by the file). Such an example is
 the API's example all the same: it is judged against the schema of the place that refers to it
 (the media type's, the parameter's, the header's), however many files away that place is.
 
