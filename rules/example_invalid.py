@@ -67,6 +67,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.api.api_definitions import component_name
 from speclint.analyses.api.api_examples import (
+    SCHEMA_REF,
     ApiExample,
     Unfollowed,
     api_examples,
@@ -129,7 +130,6 @@ from speclint.parsing.structured import (
     ParseFailure,
     escape_token,
     join_pointer,
-    json_type,
     resolve_pointer,
 )
 
@@ -235,9 +235,10 @@ def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = 
 
 IN_DOCUMENT = f"{ID}/in-document"
 EXPLICIT = f"{ID}/explicit"
-# A schema example of an API document written as the JSON text of the object or array its schema
-# wants (`example: |-` over lines): judged as the string it is, where a JSON Schema file's block
-# of JSON text is judged by the value it shows (`_shown_errors`). A new reading, measured alone.
+# A schema example of an API document, or a JSON media type's example, written as the JSON text
+# of an object or array where its schema wants one (`example: |-` over lines): judged as the
+# string it is, where a JSON Schema file's block of JSON text is judged by the value it shows
+# (`_shown_errors`). A new reading, measured alone.
 API_JSON_TEXT = f"{ID}/api-json-text"
 
 
@@ -356,7 +357,11 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             dialect = _every_required(dialect)
         validator = corpus.references.validator(dialect, uri)
         own = _schemas_own(schema_pointer, example_pointer)
-        errors, wanted = _json_text_in_api(document, validator, value) if own else ([], "")
+        errors, wanted = (
+            _json_text_in_api(document, validator, value)
+            if own or _JSON_MEDIA.search(schema_pointer)
+            else ([], "")
+        )
         if wanted:
             # Judged before only where its text is short and on one line (not read as prose,
             # nor as a block a docs site renders): a new reading otherwise.
@@ -554,7 +559,9 @@ def _kept_apart_finding(group: list[tuple[ApiExample, list[ValidationError]]]) -
     ]
     return Finding(
         ID,
-        SEVERITY,
+        # A schema's own example (`example: {$ref}` in a schema written in place) is a warning,
+        # as in the document (`_schemas_own`): JSON Schema only recommends that it validate.
+        Severity.WARNING if example.how == SCHEMA_REF else SEVERITY,
         within(
             f"{failure}; it fails the schema of {places} (`{holder}`): {fix}",
             f"{failure}; it fails the schema of {places} (a related location): {fix}",
@@ -1910,7 +1917,7 @@ def _answerable(
     if (
         _prose(value)
         and not any(len(e.absolute_path) for e in explained)
-        and any(_rejects_strings(e) for e in explained)
+        and any(_rejects_strings(e) and _structured(e) for e in explained)
     ):
         return []
     inner = _captioned(value, errors)
@@ -1982,23 +1989,43 @@ _AS_TEXT = (
 def _json_text_in_api(
     document: Document, validator: Validator, value: Any
 ) -> tuple[list[ValidationError], str]:
-    """The errors of a schema example of an API document that is the JSON text of the object
-    or array its schema wants, and that type (``object``, ``array``); else ``([], "")``. There
-    the example is the value the API exchanges (OpenAPI 3.0.3 §4.7.24.1 and 3.1.0 §4.8.24:
-    "an example of what this schema should look like"; AsyncAPI's payload example MUST
-    validate), and the tools show a string as a string, where a JSON Schema file's block of
-    JSON text may be a descriptor rendered by a docs site (``_shown_errors``). Not prose
-    either (``_answerable``): its words are JSON's."""
+    """The errors of a schema example of an API document, or of the example of a JSON media
+    type, that is the JSON text of an object or array where its schema wants an object or an
+    array, and the type it wants (``object``, ``array``: the one the text shows, if wanted);
+    else ``([], "")``. There the example is the value the API exchanges (OpenAPI 3.0.3
+    §4.7.24.1 and 3.1.0 §4.8.24: "an example of what this schema should look like"; a media
+    type's example "SHOULD match the specified schema and encoding properties", §4.8.14.1, and
+    a string holds an example only for media types "that cannot naturally be represented in
+    JSON or YAML", §4.8.19.1; AsyncAPI's payload example MUST validate), and the tools show a
+    string as a string, where a JSON Schema file's block of JSON text may be a descriptor
+    rendered by a docs site (``_shown_errors``). Not prose either (``_answerable``): its words
+    are JSON's."""
     if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         return [], ""
-    shown = _json_text(value)
-    if shown is None:
+    if not isinstance(value, str):
         return [], ""
-    wanted = json_type(shown)
+    # Framed as an object's or an array's text, whether or not it parses: a string all the same.
+    shown = _FRAMED.get((value.strip()[:1], value.strip()[-1:]))
+    if shown is None or _TEMPLATE.search(value):
+        return [], ""
     errors = [e for e in _errors(validator, value) if _rejects_strings(explain(e))]
-    if not any(wanted in _types_of(explain(e)) for e in errors):
+    types = [t for e in errors for t in _types_of(explain(e)) if t in ("object", "array")]
+    if not types:
         return [], ""
-    return errors, wanted
+    # The JSON text of an object where an array is wanted: still a string where a value is.
+    return errors, shown if shown in types else types[0]
+
+
+_FRAMED = {("{", "}"): "object", ("[", "]"): "array"}
+# A mock server's response template (Microcks' `{"id": "{{ uuid() }}"}`): text the server renders
+# for each request, not the value of one example.
+_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
+
+
+# The schema of a JSON media type's example (`content: {application/problem+json: {schema}}`),
+# whose value is the JSON value itself (OpenAPI 3.1.0 §4.8.19.1: a string only for media types
+# that JSON or YAML cannot represent).
+_JSON_MEDIA = re.compile(r"/content/[^/]*json[^/]*/schema$", re.IGNORECASE)
 
 
 def _types_of(error: ValidationError) -> list[str]:
@@ -2043,6 +2070,14 @@ def _rejects_strings(error: ValidationError) -> bool:
         else [error.validator_value]
     )
     return "string" not in types
+
+
+def _structured(error: ValidationError) -> bool:
+    """Whether a ``type`` error wants an object or an array: what a sentence describes when
+    the value is too large to show (CycloneDX's "a reference to a service"). A sentence where a
+    number or a boolean goes ("2017-03-25 is epoch 2017.23" for a ``number``) stands in for a
+    value one could have written: the wrong type, reported."""
+    return any(t in ("object", "array") for t in _types_of(error))
 
 
 def _captioned(value: Any, errors: list[ValidationError]) -> str | None:

@@ -4,7 +4,8 @@ An API document is often split (the layout Redocly and swagger-cli bundle): the 
 refers by ``$ref`` to path-item, response, request-body and parameter files, and to example files,
 from an ``examples`` entry (a Reference Object, or an Example Object's ``externalValue``: "A URI
 that identifies the literal example", OpenAPI 3.1.1 §4.8.19.1) or from a media type's ``example``
-written as ``{$ref: ./examples/job.json}`` (a bundler replaces it by the file). Such an example is
+written as ``{$ref: ./examples/job.json}``, or that of a schema written in place in a media type
+(a bundler replaces it by the file). Such an example is
 the API's example all the same: it is judged against the schema of the place that refers to it
 (the media type's, the parameter's, the header's), however many files away that place is.
 
@@ -41,6 +42,8 @@ from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer, split_pointer
 
+# How an example file is named by a schema written in place as its own `example` (ApiExample.how).
+SCHEMA_REF = "schema $ref"
 # A chain of references from an example entry to its value (`$ref` to an Example Object that has
 # an `externalValue`...) is followed this far: a longer one is a loop or a mistake.
 MAX_HOPS = 8
@@ -82,7 +85,9 @@ class ApiExample:
     # The places that brought the example here, nearest first: the `$ref` or `externalValue`
     # that names it, then the `$ref`s that brought its holder's part into the document.
     referrals: tuple[Location, ...]
-    how: str  # "path item" (written in a part), "$ref", "externalValue"
+    # "path item" (written in a part), "$ref", "externalValue"; "schema $ref": the file a schema
+    # written in place names as its own `example` (JSON Schema only recommends it validate).
+    how: str
 
     @property
     def schema_at(self) -> str:
@@ -221,6 +226,12 @@ class _Holder:
                 yield from self._literal(document, join_pointer(at, "$ref"), example["$ref"], ())
             elif not self.own:
                 yield self._example(document, at, example, (), "path item")
+        schema = self.node["schema"]
+        if isinstance(schema, dict) and _is_reference(schema.get("example")):
+            # The holder's own schema written in place with `example: {$ref: ./examples/x.yaml}`:
+            # the same bundler convention, one level down (the schema is the holder's).
+            site = join_pointer(join_pointer(join_pointer(self.at, "schema"), "example"), "$ref")
+            yield from self._literal(document, site, schema["example"]["$ref"], (), SCHEMA_REF)
         examples: Any = self.node.get("examples")
         source, under = document, join_pointer(self.at, "examples")
         via: tuple[Location, ...] = ()
@@ -268,7 +279,12 @@ class _Holder:
             yield from self._literal(document, site, entry["externalValue"], via)
 
     def _literal(
-        self, document: Document, site: str, written: str, via: tuple[Location, ...]
+        self,
+        document: Document,
+        site: str,
+        written: str,
+        via: tuple[Location, ...],
+        how: str = "",
     ) -> Iterator[ApiExample | Unfollowed]:
         """The file (or the object) ``written`` at ``site`` names, as the literal example."""
         target = _follow(self.corpus, document, site, written)
@@ -278,7 +294,7 @@ class _Holder:
             holder, pointer, node = target
             key = site.rpartition("/")[2]
             note = f"`{key}: {written}` names this example"
-            how = "externalValue" if key == "externalValue" else "$ref"
+            how = how or ("externalValue" if key == "externalValue" else "$ref")
             yield self._example(
                 holder, pointer, node, (document.location(site, note=note), *via), how
             )

@@ -848,6 +848,77 @@ def test_json_text_in_a_json_schema_file_is_still_judged_by_the_value_it_shows(
     assert findings(root) == []
 
 
+# A response whose JSON media type shows its example as JSON text (a trailing comma: it does not
+# even parse), an XML one as a string, and a schema example giving an object's text for an array.
+MEDIA_TEXT = """\
+openapi: 3.1.0
+info: {title: Balances, version: '1'}
+paths:
+  /balances:
+    get:
+      responses:
+        '200':
+          description: the balances
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Balances'}
+              examples:
+                two:
+                  value: "{\\n  \\"accounts\\": [\\n    {\\"id\\": \\"a-1\\"},\\n  ]\\n}\\n"
+                templated:
+                  value: "{\\n  \\"accounts\\": [{\\"id\\": \\"{{ uuid() }}\\"}]\\n}"
+            application/xml:
+              schema: {$ref: '#/components/schemas/Balances'}
+              example: "<balances> <account id='a-1'/> <account id='a-2'/> </balances>"
+components:
+  schemas:
+    Balances:
+      type: object
+      properties:
+        accounts:
+          type: array
+          items: {type: object, properties: {id: {type: string}}}
+          example: '{ "id": "a-1", "note": "the first account of the list" }'
+"""
+
+
+def test_json_text_in_a_json_media_type_example_is_reported(make_corpus: MakeCorpus) -> None:
+    """A JSON media type's example is the value (OpenAPI 3.1.0 §4.8.19.1: a string only for
+    media types JSON cannot represent): its JSON text is a string where an object goes, parsed
+    or not; an XML media type's string is how its example is written, a mock server's template
+    (Microcks' ``{{ uuid() }}``) is rendered per request, and an object's text where an array
+    goes is a string all the same."""
+    found = {
+        f["location"]["pointer"]: f for f in findings(make_corpus({"api/openapi.yml": MEDIA_TEXT}))
+    }
+    media = "/paths/~1balances/get/responses/200/content/application~1json/examples/two/value"
+    schema = "/components/schemas/Balances/properties/accounts/example"
+    assert set(found) == {media, schema}
+    assert found[media]["severity"] == "error"
+    assert found[media]["heuristic"] == "example-invalid/api-json-text"
+    assert "write the object itself, not its JSON text" in found[media]["message"]
+    assert "write the array itself, not its JSON text" in found[schema]["message"]
+
+
+def test_a_sentence_where_a_number_goes_is_reported_where_one_for_an_object_is_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A sentence describes an object or an array too large to show (CycloneDX's "a reference
+    to a service"); where a number goes it stands in for one the author could have written."""
+    epoch = {"type": "number", "example": "2017-03-25 in the Gregorian calendar is 2017.23"}
+    service = {"type": "object", "example": "a reference to a service used in a task"}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Epochs", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {"Epoch": epoch, "Service": service}},
+    }
+    root = make_corpus({"api/openapi.json": json.dumps(document, indent=2) + "\n"})
+    (found,) = findings(root)
+    assert found["location"]["pointer"] == "/components/schemas/Epoch/example"
+    assert 'is not of type "number"' in found["message"]
+
+
 def test_a_sample_response_binds_though_a_dereferenced_copy_gives_its_schema_again(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -172,6 +172,41 @@ def test_an_example_file_named_by_ref_in_example_is_the_literal_example(
         {"openapi.yaml": api(paths), "examples/job.yaml": "id: job-1\nstate: exploded\n"}
     )
     assert places(root) == [("examples/job.yaml", 1, "")]
+
+
+def test_an_example_file_named_by_ref_in_a_schemas_own_example_is_that_schemas_example(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A schema written in place in a media type, in a path-item file, with ``example: {$ref:
+    ...}``: the bundler's convention one level down; a warning, as a schema's own example is
+    (JSON Schema only recommends that it validate)."""
+    path_item = """\
+patch:
+  requestBody:
+    content:
+      application/json:
+        schema:
+          type: array
+          items: {$ref: '../openapi.yaml#/components/schemas/Job'}
+          example: {$ref: ./examples/jobs.yaml}
+  responses:
+    '204': {description: Updated.}
+"""
+    root = make_corpus(
+        {
+            "openapi.yaml": api("/jobs:\n  $ref: ./paths/jobs.yaml\n"),
+            "paths/jobs.yaml": path_item,
+            "paths/examples/jobs.yaml": '[{"id": "job-1", "state": queued"}]\n',
+        }
+    )
+    (found,) = findings(root)
+    assert (found.location.path, found.location.pointer) == ("paths/examples/jobs.yaml", "")
+    assert found.severity is Severity.WARNING
+    assert "example at /0/state" in found.message
+    assert (
+        "paths/jobs.yaml",
+        "/patch/requestBody/content/application~1json/schema/example/$ref",
+    ) in {(r.path, r.pointer) for r in found.related}
 
 
 def test_a_referenced_example_object_of_a_components_examples_file(
