@@ -481,12 +481,12 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             if others
             else (),
         )
-    yield from (_relative_uris(name, places) for name, places in sorted(relative.items()))
     if document.kind is DocumentKind.OPENAPI:
-        kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30)
+        kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30, relative)
         yield from kept_apart
         nulls += [place for place, _ in apart_nulls]
         in_enums += sum(in_enum for _, in_enum in apart_nulls)
+    yield from (_relative_uris(name, places) for name, places in sorted(relative.items()))
     if nulls:
         yield _null_examples(nulls, in_enums, family(document))
 
@@ -500,15 +500,17 @@ _UNFOLLOWED = {
 
 
 def _kept_apart_findings(
-    corpus: Context, document: Document, oas30: bool
+    corpus: Context, document: Document, oas30: bool, relative: dict[str, list[Location]]
 ) -> tuple[list[Finding], list[tuple[Location, bool]]]:
     """The examples of an OpenAPI document kept in other files (``speclint.analyses.api.api_examples``:
     path-item, response and parameter files, example files named by ``$ref`` or
     ``externalValue``), each judged as an inline one is, against the schema of the place that
     refers to it, and reported where it is written, that place related; an example failing two
     places alike is one finding. The references not followed are notes (coverage). Also the
-    places where an OpenAPI 3.0 example gives a ``null`` its schema refuses (and whether only a
-    ``nullable`` schema's ``enum`` does), for the document's one note of them."""
+    places where an example gives a ``null`` its schema refuses (and whether only a
+    ``nullable`` schema's ``enum`` does), for the document's one note of them, and its
+    ``format`` warnings, as an inline one's (``relative``: the document's ``uri`` values with
+    no scheme, by member name)."""
     examples, unfollowed = api_examples(corpus, document)
     leftover = _leftovers_reported(corpus, document)
     dialect = validator_class_of(document)
@@ -516,6 +518,8 @@ def _kept_apart_findings(
         dialect = _every_required(dialect)
     nulls: list[tuple[Location, bool]] = []
     failed: dict[tuple[str, str, str], list[tuple[ApiExample, list[ValidationError]]]] = {}
+    formats: list[Finding] = []
+    judged: set[tuple[str, str]] = set()  # an example's forms, judged once however often used
     for example in examples:
         if _empty_allowed(example.holder_node, example.value):
             continue
@@ -530,10 +534,27 @@ def _kept_apart_findings(
         if null is not None:
             at = example.pointer + error_pointer(explain(null))
             nulls.append((example.file.location(at), in_enum))
+        if (example.file.path, example.pointer) not in judged:
+            judged.add((example.file.path, example.pointer))
+            holder = f"{example.holder.path}#{example.schema_at}"
+            formats += _format_findings(
+                validator,
+                example.value,
+                errors,
+                partial(_in_document, example.file, example.pointer),
+                f"{example.pointer}@{holder}",
+                f"the schema at `{holder}`",
+                example.holder.location(
+                    example.schema_at, note="the schema whose `format` it fails"
+                ),
+                _API_FORMATS,
+                relative,
+            )
         if errors:
             cause = (example.file.path, example.pointer, _describe(errors))
             failed.setdefault(cause, []).append((example, errors))
     found = [_kept_apart_finding(group) for group in failed.values()]
+    found += formats
     found += [_unfollowed_note(item) for item in unfollowed]
     return found, nulls
 

@@ -687,3 +687,29 @@ def test_a_null_for_a_nullable_no_rule_reports_is_still_the_examples(
     root = make_corpus({"asyncapi.yaml": asyncapi})
     assert list(all_rules()["oas30-leftover"].check(Context.load(root), {})) == []
     assert [p for p, _, _ in places(root)] == ["asyncapi.yaml"]
+
+
+def test_a_path_item_files_example_of_another_form_than_its_format_is_warned_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A date-time given as a date in a parameter example kept in a path-item file is told
+    where it is written, as an inline one is (the format check ran only on the root's own)."""
+    item = textwrap.dedent(
+        """\
+        get:
+          parameters:
+            - name: since
+              in: query
+              schema: {type: string, format: date-time}
+              examples:
+                day: {value: '2024-05-01'}
+          responses:
+            '200': {description: ok}
+        """
+    )
+    root = make_corpus(
+        {"openapi.yaml": api("/jobs: {$ref: ./paths/jobs.yaml}\n"), "paths/jobs.yaml": item}
+    )
+    [found] = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    assert found.location.path == "paths/jobs.yaml"
+    assert "date-time" in found.message
