@@ -340,7 +340,8 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     api = document.kind is DocumentKind.OPENAPI
     oas30 = api and document.dialect.startswith("OpenAPI 3.0")
     leftover = _leftovers_reported(corpus, document)
-    nulls: list[Location] = []
+    nulls: list[Location] = []  # each refused `null`, where it is written
+    first: Location | None = None  # the example that gives the first (the note's place)
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
     own_dialect = validator_class_of(document)
     failed: dict[tuple[str, ...], list[tuple[str, str, list[ValidationError]]]] = {}
@@ -393,6 +394,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                     if written
                     else document.location(example_pointer + error_pointer(explain(null)))
                 )
+                first = first or document.location(example_pointer)
                 in_enums += in_enum
         elif leftover:
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
@@ -484,11 +486,12 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     if document.kind is DocumentKind.OPENAPI:
         kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30, relative)
         yield from kept_apart
-        nulls += [place for place, _ in apart_nulls]
-        in_enums += sum(in_enum for _, in_enum in apart_nulls)
+        nulls += [place for place, _, _ in apart_nulls]
+        in_enums += sum(in_enum for _, in_enum, _ in apart_nulls)
+        first = first or next((example for _, _, example in apart_nulls), None)
     yield from (_relative_uris(name, places) for name, places in sorted(relative.items()))
-    if nulls:
-        yield _null_examples(nulls, in_enums, family(document))
+    if nulls and first is not None:
+        yield _null_examples(first, nulls, in_enums, family(document))
 
 
 # What was not followed to an example kept apart, by why (``speclint.run.coverage.KINDS``).
@@ -501,7 +504,7 @@ _UNFOLLOWED = {
 
 def _kept_apart_findings(
     corpus: Context, document: Document, oas30: bool, relative: dict[str, list[Location]]
-) -> tuple[list[Finding], list[tuple[Location, bool]]]:
+) -> tuple[list[Finding], list[tuple[Location, bool, Location]]]:
     """The examples of an OpenAPI document kept in other files (``speclint.analyses.api.api_examples``:
     path-item, response and parameter files, example files named by ``$ref`` or
     ``externalValue``), each judged as an inline one is, against the schema of the place that
@@ -516,7 +519,7 @@ def _kept_apart_findings(
     dialect = validator_class_of(document)
     if oas30:
         dialect = _every_required(dialect)
-    nulls: list[tuple[Location, bool]] = []
+    nulls: list[tuple[Location, bool, Location]] = []  # the null, in an enum, its example
     failed: dict[tuple[str, str, str], list[tuple[ApiExample, list[ValidationError]]]] = {}
     formats: list[Finding] = []
     judged: set[tuple[str, str]] = set()  # an example's forms, judged once however often used
@@ -533,7 +536,8 @@ def _kept_apart_findings(
         errors, null, in_enum = _set_apart(errors, leftover)
         if null is not None:
             at = example.pointer + error_pointer(explain(null))
-            nulls.append((example.file.location(at), in_enum))
+            example_at = example.file.location(example.pointer)
+            nulls.append((example.file.location(at), in_enum, example_at))
         if (example.file.path, example.pointer) not in judged:
             judged.add((example.file.path, example.pointer))
             holder = f"{example.holder.path}#{example.schema_at}"
@@ -998,7 +1002,9 @@ _NULLABLE = {
 }
 
 
-def _null_examples(places: list[Location], in_enums: int, version: str = "3.0") -> Finding:
+def _null_examples(
+    first: Location, places: list[Location], in_enums: int, version: str = "3.0"
+) -> Finding:
     """One info for the examples of an OpenAPI document that give ``null`` to a value whose
     schema does not allow it (not ``nullable``, or an ``enum`` without ``null``): a generator's
     habit, shown once. The advice names what is missing: ``nullable: true`` (``_NULLABLE``: in
@@ -1035,10 +1041,11 @@ def _null_examples(places: list[Location], in_enums: int, version: str = "3.0") 
             f"{count} `null` to a value {what}",
             f"{count} `null` to a value {short}",
         ),
-        places[0],
+        # at the first example (one note of the document), each refused `null` related
+        first,
         related=tuple(
-            Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")
-            for p in places[1:]
+            Location(p.path, p.line, p.column, pointer=p.pointer, note="a `null` it refuses")
+            for p in places
         ),
         key="null-for-not-nullable",
         heuristic=IN_DOCUMENT,

@@ -291,7 +291,7 @@ def test_a_path_item_kept_in_a_file_of_its_own_is_judged(make_corpus: MakeCorpus
     ]
 
 
-def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
-    assert preview.why_preview("oas30-leftover") == (
-        "declared preview by its module: new, not yet measured"
-    )
+def test_the_rule_runs_by_default_as_its_labels_prove_it() -> None:
+    # 69 labelled findings of the ecosystem check in 3 repositories, 94 % (issue 52): over the
+    # bar, so the module declares no preview and the default set runs it.
+    assert preview.why_preview("oas30-leftover") == ""
