@@ -73,6 +73,7 @@ from speclint.analyses.api.api_examples import (
     api_examples,
     referenced_example_files,
 )
+from speclint.analyses.api.api_links import bare
 from speclint.analyses.api.api_schemas import family
 from speclint.analyses.api.envelopes import payload_schema
 from speclint.analyses.api.exchanges import parameter_values
@@ -1566,15 +1567,7 @@ def _echoes_its_name(error: ValidationError) -> bool:
     webhooks.on_channel_add.url`, `updateTime: updateTime`): a generator's stand-in for the
     value, not a value of the wrong form."""
     name = str(error.absolute_path[-1]) if error.absolute_path else ""
-    return (
-        bool(name)
-        and isinstance(error.instance, str)
-        and _letters(name) == _letters(error.instance)
-    )
-
-
-def _letters(text: str) -> str:
-    return "".join(c for c in text.lower() if c.isalnum())
+    return bool(name) and isinstance(error.instance, str) and bare(name) == bare(error.instance)
 
 
 def _names_a_uri(value: Any) -> bool:

@@ -188,7 +188,6 @@ def merges(corpus: Corpus) -> Merges:
 
 # A sed address naming a comment (`/#REF_COMMON_PATHS/`) on a line whose command reads a file in
 # its place (`{r part.yml`, `r part.yml`): the template's marker, filled by the build.
-_SED = re.compile(r"(?:^|[\s|;&(])sed\s")
 _SED_MARKER = re.compile(r"/#([A-Za-z_][\w.-]{3,})/\s*\{?\s*r\s")
 
 
@@ -199,9 +198,12 @@ def markers(corpus: Corpus) -> dict[str, str]:
     found: dict[str, str] = {}
     for commands in command_files(corpus):
         for line in commands.lines:
-            if _SED.search(line):
-                for marker in _SED_MARKER.findall(line):
-                    found.setdefault(marker, commands.path)
+            for command in split_line(line) if "sed" in line else ():
+                words = command_words(command)
+                if words[:1] == ["sed"]:
+                    for word in words[1:]:
+                        for marker in _SED_MARKER.findall(word):
+                            found.setdefault(marker, commands.path)
     return found
 
 
