@@ -260,7 +260,11 @@ def test_a_member_left_empty_over_a_marker_the_build_fills_is_the_builds(
     """A template's `responses:` over only `#REF_SHARED_RESPONSES`, which the build's `sed`
     replaces by a file's text, is no defect of the template: a note of what was not judged.
     Without a build line naming the marker it is an empty member, an error."""
-    build = "sed -e '/#REF_SHARED_RESPONSES/{r src/responses.yml' -e 'd}' src/api.yml > api.yml\n"
+    # a line continued by `\`, as build scripts chain their steps
+    build = (
+        "sed -e '/#REF_SHARED_RESPONSES/{r src/responses.yml' -e 'd}' src/api.yml > api.yml && \\\n"
+        "  echo built\n"
+    )
     files: dict[str, str | bytes] = {"src/api.yml": TEMPLATE}
     if scripted:
         files["scripts/build.sh"] = "#!/bin/sh\n" + build

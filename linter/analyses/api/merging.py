@@ -197,7 +197,7 @@ def markers(corpus: Corpus) -> dict[str, str]:
     template (``responses:`` then ``#REF_RESPONSES``) is the build's to fill, not a defect."""
     found: dict[str, str] = {}
     for commands in command_files(corpus):
-        for line in commands.lines:
+        for _, line in joined(commands.lines):  # a line continued by `\` read whole
             for command in split_line(line) if "sed" in line else ():
                 words = command_words(command)
                 if words[:1] == ["sed"]:
