@@ -130,6 +130,26 @@ def test_an_api_example_of_another_form_than_its_format_is_a_warning(
     assert "date-time" in found.message
 
 
+def format_warnings(
+    make_corpus: MakeCorpus, name: str, schema: str, *examples: str
+) -> list[Finding]:
+    """example-invalid's format warnings on an API document whose request bodies each give one
+    of ``examples`` (YAML flow values) to the component schema ``name`` (``schema``: its YAML
+    flow mapping)."""
+    bodies = "".join(
+        f"    B{index}:\n      content:\n        application/json:\n"
+        f"          schema: {{$ref: '#/components/schemas/{name}'}}\n"
+        f"          example: {example}\n"
+        for index, example in enumerate(examples)
+    )
+    doc = openapi("example: {runId: r, status: done}", f"  schemas:\n    {name}: {schema}\n")
+    doc = doc.replace(
+        f"  schemas:\n    {name}:", f"  requestBodies:\n{bodies}  schemas:\n    {name}:"
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
+    return [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+
+
 @pytest.mark.parametrize(
     ("value", "reported"),
     [
@@ -148,38 +168,16 @@ def test_an_api_example_of_another_form_than_its_format_is_a_warning(
 def test_an_api_example_of_a_uri_has_a_scheme(
     make_corpus: MakeCorpus, value: str, reported: bool
 ) -> None:
-    extra = "  schemas:\n    Link:\n      type: string\n      format: uri\n"
-    doc = openapi("example: {runId: r, status: done}", extra).replace(
-        "  schemas:\n    Link:",
-        "  requestBodies:\n    Start:\n      content:\n        application/json:\n"
-        "          schema: {$ref: '#/components/schemas/Link'}\n"
-        f"          example: '{value}'\n  schemas:\n    Link:",
-    )
-    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
-    found = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    found = format_warnings(make_corpus, "Link", "{type: string, format: uri}", f"'{value}'")
     assert bool(found) is reported
     if reported:
         assert "`format: uri-reference`" in found[0].message
 
 
 def test_relative_uris_are_one_finding_per_member_name(make_corpus: MakeCorpus) -> None:
-    extra = (
-        "  schemas:\n    Page:\n      type: object\n"
-        "      properties: {next: {type: string, format: uri}}\n"
-    )
-    doc = openapi("example: {runId: r, status: done}", extra).replace(
-        "  schemas:\n    Page:",
-        "  requestBodies:\n"
-        + "".join(
-            f"    P{i}:\n      content:\n        application/json:\n"
-            "          schema: {$ref: '#/components/schemas/Page'}\n"
-            f"          example: {{next: /v1/runs?page={i}}}\n"
-            for i in range(3)
-        )
-        + "  schemas:\n    Page:",
-    )
-    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
-    [found] = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    page = "{type: object, properties: {next: {type: string, format: uri}}}"
+    pages = [f"{{next: /v1/runs?page={i}}}" for i in range(3)]
+    [found] = format_warnings(make_corpus, "Page", page, *pages)
     assert found.message.startswith("3 examples give `next` a value that is no URI")
     assert len(found.related) == 2
 
@@ -190,18 +188,8 @@ def test_a_uri_member_whose_example_is_its_own_name_is_a_stand_in(
 ) -> None:
     """`self_url: Self.URL` is a generator writing the member's name where a value goes, not
     a relative reference; a host-like value that is no name of the member is still one."""
-    extra = (
-        "  schemas:\n    Page:\n      type: object\n"
-        "      properties: {self_url: {type: string, format: uri}}\n"
-    )
-    doc = openapi("example: {runId: r, status: done}", extra).replace(
-        "  schemas:\n    Page:",
-        "  requestBodies:\n    P:\n      content:\n        application/json:\n"
-        "          schema: {$ref: '#/components/schemas/Page'}\n"
-        f"          example: {{self_url: {value}}}\n  schemas:\n    Page:",
-    )
-    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": doc})
-    found = [f for f in findings(root) if f.heuristic == "example-invalid/format"]
+    page = "{type: object, properties: {self_url: {type: string, format: uri}}}"
+    found = format_warnings(make_corpus, "Page", page, f"{{self_url: {value}}}")
     assert bool(found) is reported
 
 
