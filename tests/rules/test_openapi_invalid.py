@@ -24,7 +24,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.prose import enumerations
 from speclint.analyses.repository.provenance import BUNDLE
 from speclint.analyses.schemas.validation import install_safe_patterns
-from speclint.common.findings import Severity
+from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -156,6 +156,15 @@ def test_a_component_that_is_no_object_is_read_past(make_corpus: MakeCorpus) -> 
     assert {f["rule"] for f in findings} == {"openapi-invalid"}
 
 
+def swagger_findings(make_corpus: MakeCorpus, api: str) -> list[Finding]:
+    """openapi-invalid's findings on ``api`` as a Swagger 2.0 document, its notes left out."""
+    return [
+        f
+        for f in run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
+        if not f.coverage
+    ]
+
+
 def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: MakeCorpus) -> None:
     """openapi-invalid judges Swagger 2.0's schema defaults itself (value-invalid does not read
     Swagger 2.0): with value-invalid's conventions, so `default: ""` under `format: email` (an
@@ -167,8 +176,7 @@ def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: Make
         "              from: {type: string, format: email, default: ''}\n"
         "              count: {type: string, default: 5}\n"
     )
-    found = run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
-    [finding] = [f for f in found if not f.coverage]
+    [finding] = swagger_findings(make_corpus, api)
     assert finding.location.pointer.endswith("/count/default"), finding.message
 
 
@@ -199,11 +207,7 @@ def test_a_swagger_2_definitions_error_is_reported_where_the_definition_is_writt
               value: {type: number, default: "0.2"}
         """
     )
-    found = [
-        f
-        for f in run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
-        if not f.coverage
-    ]
+    found = swagger_findings(make_corpus, api)
     assert sorted(f.location.pointer for f in found) == [
         "/definitions/Rate/properties/value/default",
         "/parameters/since",
@@ -232,11 +236,7 @@ def test_a_swagger_2_tuple_items_list_is_no_error_but_its_schemas_are_judged(
               - {type: integer, minimum: low}
         """
     )
-    found = [
-        f
-        for f in run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
-        if not f.coverage
-    ]
+    found = swagger_findings(make_corpus, api)
     assert [f.location.pointer for f in found] == ["/definitions/Pair/items/1/minimum"]
 
 
