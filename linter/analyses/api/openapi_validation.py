@@ -216,6 +216,10 @@ def _validate(
     # said where it is written, the defect is one finding.
     direct: set[tuple[str, str]] = set()
     through: dict[tuple[str, str], Finding] = {}
+
+    def said_through() -> Iterator[Finding]:  # at the end, however the walk ends
+        return (finding for place, finding in through.items() if place not in direct)
+
     # An operation's path parameters the library could not match, by the operation's pointer:
     # a misnamed one is reported from both sides, the template's `{name}` and the parameter,
     # and is one defect (issue 45, item 7).
@@ -269,8 +273,12 @@ def _validate(
                 if inlined:  # the file it names is missing: that is worth fixing
                     yield inlined[0]
                 continue
-            marker = _build_marker(corpus, holder, pointer) if judged else None
-            if marker is not None and specific.instance is None:
+            marker = (
+                _build_marker(corpus, holder, pointer)
+                if judged and specific.instance is None
+                else None
+            )
+            if marker is not None:
                 yield _placeholder_note(holder, pointer, *marker)
                 continue
             missing_paths = pointer == "" and message.startswith('"paths" is a required')
@@ -333,21 +341,21 @@ def _validate(
             yield finding
         for pointer, found in unmatched.items():
             yield from _misnamed(document, view, pointer, found)
-        yield from (finding for place, finding in through.items() if place not in direct)
+        yield from said_through()
         for (_, pointer), keys in conventions.items():
             yield _one_convention(pointer, keys)
     except Unresolvable:
         # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check,
         # and what was found through a `$ref` is still said.
-        yield from (finding for place, finding in through.items() if place not in direct)
+        yield from said_through()
         return
     except RecursionError:
-        yield from (finding for place, finding in through.items() if place not in direct)
+        yield from said_through()
         yield _too_deep(document)
     except UndeclaredFact:
         raise  # speclint's own mistake (a fact the rule does not declare), never the document's
     except Exception as error:
-        yield from (finding for place, finding in through.items() if place not in direct)
+        yield from said_through()
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
 
