@@ -13,10 +13,10 @@ What it does
       with ``enum: [a, b, null]`` never accepts ``null``).
 
     The finding is at the value (``.../enum/2``), the keyword it breaks related; a component's
-    value is reported there once; one ``enum``'s members breaking one keyword are one finding. A default of the wrong type (``""`` or ``"8"`` for an integer)
-    is an error; a default that stands for "unset" or "the newest" and fails only for that (``""``
-    outside an ``enum``, ``latest`` beside version numbers, ``2^63 - 1`` over a ``maximum``) is one
-    ``info`` per file.
+    value is reported there once; one ``enum``'s members breaking one keyword are one finding.
+    A default of the wrong type (``""`` or ``"8"`` for an integer) is an error; one that stands
+    for "unset" or "the newest" and fails only for that (``""`` outside an ``enum``, ``latest``
+    beside versions, ``2^63 - 1`` over a ``maximum``) is one ``info`` per file.
 
 Why is this bad?
     A default is what a server assumes when the field is absent, and what generated clients and

@@ -20,7 +20,7 @@ import io
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -125,6 +125,14 @@ def unescape_token(token: str) -> str:
 
 def join_pointer(base: str, token: str | int) -> str:
     return f"{base}/{escape_token(token)}"
+
+
+def pointer_of(tokens: Iterable[str | int]) -> str:
+    """The JSON pointer of a path of member names and indexes (each escaped)."""
+    pointer = ""
+    for token in tokens:
+        pointer = join_pointer(pointer, token)
+    return pointer
 
 
 def resolve_pointer(data: Any, pointer: str) -> Any:

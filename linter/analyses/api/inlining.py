@@ -40,6 +40,7 @@ from speclint.parsing.structured import (
     escape_token,
     join_pointer,
     node_count,
+    pointer_of,
     pointer_within,
     resolve_pointer,
     split_pointer,
@@ -134,10 +135,10 @@ def written_at(corpus: Context, view: InlinedView, pointer: str) -> tuple[Docume
         node: Any = holder.data
         for index, token in enumerate(tokens):
             if isinstance(node, dict) and token not in node and isinstance(node.get("$ref"), str):
-                target = corpus_target(corpus, holder, _joined(tokens[:index]))
+                target = corpus_target(corpus, holder, pointer_of(tokens[:index]))
                 if target is None:
-                    return holder, _joined(tokens[:index])
-                holder, at = target[0], _joined(split_pointer(target[1]) + tokens[index:])
+                    return holder, pointer_of(tokens[:index])
+                holder, at = target[0], pointer_of(split_pointer(target[1]) + tokens[index:])
                 break
             node = _step(node, token)
             if node is None:
@@ -164,13 +165,6 @@ def _step(node: Any, token: str) -> Any:
     if isinstance(node, list) and token.isdigit() and int(token) < len(node):
         return node[int(token)]
     return None
-
-
-def _joined(tokens: Iterable[str]) -> str:
-    pointer = ""
-    for token in tokens:
-        pointer = join_pointer(pointer, token)
-    return pointer
 
 
 def inline_misplaced(

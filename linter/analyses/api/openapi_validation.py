@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, cast
 from urllib.parse import unquote
@@ -68,6 +68,7 @@ from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
     holds_pointer,
     join_pointer,
+    pointer_of,
     pointer_within,
     resolve_pointer,
     split_pointer,
@@ -603,7 +604,7 @@ def _part_errors(corpus: Context, document: Document) -> Iterator[tuple[Document
         schemas = [pointer for pointer, _ in openapi_schema_roots(part.node, part.pointer)]
         sites = {pointer: role for pointer, _, role in ref_sites(part.role, part.node, "")}
         for error in errors:
-            inner = _pointer_of(explain(error).absolute_path)
+            inner = pointer_of(explain(error).absolute_path)
             if any(pointer_within(part.pointer + inner, at) for at in schemas):
                 continue
             if _bundled_ref(part.node, inner, sites, allowed):
@@ -787,7 +788,7 @@ def _foreign_keywords(error: Any, base: str) -> Iterator[tuple[str, str]]:
             if list(branch.relative_schema_path)[:1] == [0]:
                 yield from _foreign_keywords(branch, base)
         return
-    at = base + _pointer_of(error.absolute_path)
+    at = base + pointer_of(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         known = set((error.schema or {}).get("properties") or ())
         for key in error.instance:
@@ -1284,13 +1285,6 @@ def _operation_id_pointers(data: Any, name: str, node: Callable[[str], Any]) -> 
                 )
 
 
-def _pointer_of(path: Iterable[Any]) -> str:
-    pointer = ""
-    for token in path:
-        pointer = join_pointer(pointer, token)
-    return pointer
-
-
 _JUDGES: dict[str, _FirstJudged] = {}
 
 
@@ -1327,7 +1321,7 @@ class _FirstJudged:
                 stack = list(fast.iter_errors(instance))
                 while stack:
                     error = stack.pop()
-                    yield _pointer_of(error.instance_path), error.instance
+                    yield pointer_of(error.instance_path), error.instance
                     for branch in getattr(error.kind, "context", None) or ():
                         stack.extend(branch)
                 return
@@ -1335,7 +1329,7 @@ class _FirstJudged:
             pass
         for error in self.iter_errors(instance):
             for each in dict.fromkeys((error, explain(error))):
-                yield _pointer_of(each.absolute_path), each.instance
+                yield pointer_of(each.absolute_path), each.instance
 
     def _build(self) -> None:
         if self.judges is None:

@@ -63,7 +63,13 @@ from speclint.common.findings import Location
 from speclint.model.arazzo import ArazzoDocument, Parameter, Step
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    follow_local,
+    join_pointer,
+    pointer_of,
+    resolve_pointer,
+    split_pointer,
+)
 
 ROLE = "workflow"
 # Arazzo 1.0.1 §4.7: `$response.body#/json-pointer` and `$response.header.<token>` (RFC 9110
@@ -381,7 +387,7 @@ def _all_uses(
     if body is not None:
         payload = _as_json(body.payload)
         for tokens in _set_properties(payload, []):
-            yield _Use("request property", _pointer(tokens), "", body.location)
+            yield _Use("request property", pointer_of(tokens), "", body.location)
         for replacement in body.replacements:
             if replacement.target.startswith("/"):
                 yield _Use("request property", replacement.target, "", replacement.location)
@@ -422,22 +428,15 @@ def _set_properties(node: Any, tokens: list[str]) -> Iterator[list[str]]:
             yield from _set_properties(item, [*tokens, str(index)])
 
 
-def _pointer(tokens: list[str]) -> str:
-    pointer = ""
-    for token in tokens:
-        pointer = join_pointer(pointer, token)
-    return pointer
-
-
 # --- reading the operation ----------------------------------------------------------------------
 
 
 def _nearest(document: Document, pointer: str) -> str:
     """``pointer``, or its nearest ancestor ``document`` has: where a node gone was."""
     tokens = split_pointer(pointer)
-    while tokens and resolve_pointer(document.data, _pointer(tokens)) is None:
+    while tokens and resolve_pointer(document.data, pointer_of(tokens)) is None:
         tokens.pop()
-    return _pointer(tokens)
+    return pointer_of(tokens)
 
 
 def _body(body: Any) -> Site:
