@@ -160,7 +160,7 @@ def format_warnings(
         ("urn:acme:run:r1", False),
         ("/callback", True),  # a path with no digit is still a value, not a name for one
         ("hooks.acme.example", True),  # a bare host
-        ("", True),  # what the API sends for "unset", where the schema says `uri`
+        ("", False),  # "unset", as an empty default says (the ecosystem's labels: noise)
         ("callback-url", False),  # a word naming the value, as in prose
         ("$CALLBACK_URL", False),  # a variable the reader substitutes
     ],
